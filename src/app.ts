@@ -1,0 +1,103 @@
+/**
+ * Composition root: opens storage, applies migrations and wires services and the HTTP server.
+ * Nothing here listens; main.ts decides what runs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { SecretBox } from './auth/secret-box.ts';
+import type { Config } from './config/config.ts';
+import { resolveMasterKey } from './config/master-key.ts';
+import { buildHttpServer } from './http/server.ts';
+import { ApiKeysService } from './services/api-keys.service.ts';
+import { UsersService } from './services/users.service.ts';
+import { SqlApiKeysRepository } from './store/api-keys.repository.ts';
+import { SqlUsersRepository } from './store/users.repository.ts';
+import { lockDataDir } from './store/data-dir-lock.ts';
+import type { Database } from './store/database.ts';
+import { migrate } from './store/migrate.ts';
+import { openPglite } from './store/pglite-database.ts';
+import { openPostgres } from './store/postgres-database.ts';
+
+export const VERSION = '0.1.0';
+
+export interface Core {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  users: UsersService;
+  apiKeys: ApiKeysService;
+  close(): Promise<void>;
+}
+
+export interface CoreOptions {
+  logger?: Logger;
+  /** An already open database (tests); otherwise opened from the config. */
+  db?: Database;
+}
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'tradeloop' },
+    redact: {
+      paths: ['apiKey', 'secret', 'signature', '*.apikey', '*.signature', '*.secret', '*.api_key'],
+      censor: '[redacted]',
+    },
+  });
+}
+
+export async function openCore(config: Config, options: CoreOptions = {}): Promise<Core> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const masterKey = resolveMasterKey(config.masterKey, config.dataDir);
+  let releaseLock = () => {};
+  let db = options.db;
+  if (!db) {
+    if (config.databaseUrl === undefined) {
+      releaseLock = lockDataDir(config.dataDir);
+      try {
+        db = await openPglite({ dataDir: path.join(config.dataDir, 'pgdata') });
+      } catch (error) {
+        releaseLock();
+        throw error;
+      }
+    } else {
+      db = await openPostgres(config.databaseUrl);
+    }
+  }
+  const applied = await migrate(db);
+  if (applied.length > 0) logger.info({ migrations: applied, store: db.kind }, 'migrations applied');
+
+  const usersRepository = new SqlUsersRepository(db);
+  const users = new UsersService(usersRepository);
+  const apiKeys = new ApiKeysService(
+    new SqlApiKeysRepository(db),
+    usersRepository,
+    new SecretBox(masterKey),
+  );
+  const database = db;
+  return {
+    config,
+    logger,
+    db: database,
+    users,
+    apiKeys,
+    close: async () => {
+      if (!options.db) await database.close();
+      releaseLock();
+    },
+  };
+}
+
+export async function buildApp(core: Core, now: () => Date = () => new Date()): Promise<FastifyInstance> {
+  return buildHttpServer({
+    logger: core.logger,
+    users: core.users,
+    apiKeys: core.apiKeys,
+    rateLimitPerMinute: core.config.rateLimitPerMinute,
+    version: VERSION,
+    now,
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * The strings real 3Commas clients sign (see docs/signing.md). A request is accepted when any
+ * candidate verifies. Candidates that leave out a non-empty body are marked, so that strict keys
+ * can refuse them.
+ */
+
+export interface SignedRequest {
+  /** The request target exactly as received: path, then optionally ? and the raw query. */
+  rawUrl: string;
+  /** The raw body bytes as received (empty when there is no body). */
+  body: Buffer;
+}
+
+export interface PayloadCandidate {
+  payload: Buffer;
+  coversBody: boolean;
+}
+
+export function payloadCandidates(request: SignedRequest): PayloadCandidate[] {
+  const questionMark = request.rawUrl.indexOf('?');
+  const path = questionMark === -1 ? request.rawUrl : request.rawUrl.slice(0, questionMark);
+  const query = questionMark === -1 ? '' : request.rawUrl.slice(questionMark + 1);
+  const hasBody = request.body.length > 0;
+  const pathAndQuery = query === '' ? path : `${path}?${query}`;
+
+  const candidates: PayloadCandidate[] = [];
+  const seen = new Set<string>();
+  const add = (text: string, withBody: boolean) => {
+    const key = `${withBody ? 'B' : '-'}${text}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const head = Buffer.from(text, 'utf8');
+    candidates.push({
+      payload: withBody ? Buffer.concat([head, request.body]) : head,
+      coversBody: withBody || !hasBody,
+    });
+  };
+
+  if (hasBody) {
+    add(query === '' ? `${path}?` : pathAndQuery, true);
+    add(pathAndQuery, true);
+  }
+  add(pathAndQuery, false);
+  if (query !== '') {
+    add(`${path}?${strictlyReencoded(query)}`, false);
+    add(`${path}?${query.split('&').sort().join('&')}`, false);
+  }
+  add(`${path}?`, false);
+  return candidates;
+}
+
+/**
+ * Percent-decodes each key and value (+ as space) and encodes them again leaving only RFC 3986
+ * unreserved characters bare, rewriting repeated `k[]` keys as `k[0]`, `k[1]`, order kept.
+ */
+export function strictlyReencoded(query: string): string {
+  const arrayCounters = new Map<string, number>();
+  return query
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      let key = decodeComponent(equals === -1 ? part : part.slice(0, equals));
+      const value = equals === -1 ? '' : decodeComponent(part.slice(equals + 1));
+      if (key.endsWith('[]')) {
+        const stem = key.slice(0, -2);
+        const index = arrayCounters.get(stem) ?? 0;
+        arrayCounters.set(stem, index + 1);
+        key = `${stem}[${index}]`;
+      }
+      return `${encodeUnreserved(key)}=${encodeUnreserved(value)}`;
+    })
+    .join('&');
+}
+
+function decodeComponent(text: string): string {
+  const spaced = text.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+function encodeUnreserved(text: string): string {
+  return encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}

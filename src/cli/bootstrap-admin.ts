@@ -1,0 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Core } from '../app.ts';
+import { PERMISSIONS } from '../auth/permissions.ts';
+
+/**
+ * On first start with an empty database, creates the user `admin` with a key holding every
+ * permission and writes it to DATA_DIR/admin-key.json (mode 0600). Only the path is logged.
+ */
+export async function bootstrapAdmin(core: Core): Promise<void> {
+  if (!(await core.users.isEmpty())) return;
+  await core.users.create('admin');
+  const key = await core.apiKeys.create({
+    userName: 'admin',
+    name: 'admin (created on first start)',
+    permissions: PERMISSIONS.filter((permission) => permission !== 'NONE'),
+  });
+  const file = path.join(core.config.dataDir, 'admin-key.json');
+  fs.rmSync(file, { force: true });
+  fs.writeFileSync(file, `${JSON.stringify(key, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  core.logger.info({ file }, 'created user admin and an API key with every permission');
+}

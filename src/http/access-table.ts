@@ -1,0 +1,37 @@
+/**
+ * Who may call what: every route under /public/api, with the permission its key needs and whether
+ * the request must be signed. Routes look themselves up here when they are registered, and a route
+ * missing from this table fails at startup, so this file is the complete list.
+ */
+import type { Permission } from '../auth/permissions.ts';
+
+export interface RouteAccess {
+  signed: boolean;
+  permission: Permission;
+}
+
+const open: RouteAccess = { signed: false, permission: 'NONE' };
+const signed = (permission: Permission): RouteAccess => ({ signed: true, permission });
+
+export const ACCESS_TABLE = {
+  'GET /openapi.json': open,
+  'GET /ver1/ping': open,
+  'GET /ver1/time': open,
+  'GET /ver1/validate': signed('NONE'),
+
+  'POST /ver1/users/change_mode': signed('ACCOUNTS_WRITE'),
+  'GET /ver1/users/current_mode': signed('ACCOUNTS_READ'),
+  'GET /ver1/users/permissions_info': signed('NONE'),
+
+  'POST /ext/users': signed('ADMIN'),
+  'GET /ext/users': signed('ADMIN'),
+  'POST /ext/api_keys': signed('ADMIN'),
+  'GET /ext/api_keys': signed('ADMIN'),
+  'DELETE /ext/api_keys/:id': signed('ADMIN'),
+} as const satisfies Record<string, RouteAccess>;
+
+export type RouteKey = keyof typeof ACCESS_TABLE;
+
+export function accessFor(method: string, url: string): RouteAccess | undefined {
+  return (ACCESS_TABLE as Record<string, RouteAccess>)[`${method} ${url}`];
+}

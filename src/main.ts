@@ -1,0 +1,88 @@
+/** Process entry: `tradeloop serve | users ... | keys ...`. Returns the exit code. */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Flags } from './config/config.ts';
+import { runKeysCommand } from './cli/keys.command.ts';
+import { runServe } from './cli/serve.command.ts';
+import { runUsersCommand } from './cli/users.command.ts';
+import { ApiError } from './shared/errors.ts';
+import { DataDirLockedError } from './store/data-dir-lock.ts';
+
+const USAGE = `Usage:
+  tradeloop serve [--host H] [--port P] [--data-dir D] [--database-url URL] [--log-level L]
+  tradeloop users create NAME
+  tradeloop keys create --user NAME --name LABEL --permissions P1,P2,... [--rsa-public-key FILE] [--strict] [--json]
+  tradeloop keys list [--json]
+  tradeloop keys revoke ID
+Environment: PORT, HOST, DATA_DIR, DATABASE_URL, TRADELOOP_MASTER_KEY, LOG_LEVEL, RATE_LIMIT_PER_MINUTE`;
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
+  'log-level': { type: 'string' },
+  user: { type: 'string' },
+  name: { type: 'string' },
+  permissions: { type: 'string' },
+  'rsa-public-key': { type: 'string' },
+  strict: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export type CliValues = ReturnType<typeof parse>['values'];
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help || command === undefined) {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined && !parsed.values.help ? 2 : 0;
+  }
+  try {
+    const flags: Flags = {};
+    for (const name of ['host', 'port', 'data-dir', 'database-url', 'log-level'] as const) {
+      const value = parsed.values[name];
+      if (value !== undefined) flags[name] = value;
+    }
+    const isServe = command === 'serve';
+    const config = loadConfig(
+      isServe ? process.env : { LOG_LEVEL: 'warn', ...process.env },
+      flags,
+    );
+    switch (command) {
+      case 'serve':
+        return await runServe(config);
+      case 'users':
+        return await runUsersCommand(config, rest, parsed.values);
+      case 'keys':
+        return await runKeysCommand(config, rest, parsed.values);
+      default:
+        process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof ApiError) {
+      const detail = error.attributes ? ` ${JSON.stringify(error.attributes)}` : '';
+      process.stderr.write(`${error.description ?? error.code}${detail}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+export { USAGE };

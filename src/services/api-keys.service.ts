@@ -1,0 +1,123 @@
+import { hashApiKey, parseRsaPublicKey, randomToken } from '../auth/key-material.ts';
+import type { Permission } from '../auth/permissions.ts';
+import type { SecretBox } from '../auth/secret-box.ts';
+import type { SigningKey } from '../auth/verify-signature.ts';
+import { errors } from '../shared/errors.ts';
+import type { ApiKeyRecord, ApiKeysRepository, UsersRepository } from './repositories.ts';
+
+export interface CreateApiKeyInput {
+  userName: string;
+  name: string;
+  permissions: Permission[];
+  rsaPublicKeyPem?: string;
+  strict?: boolean;
+}
+
+/** Shown once, at creation; `secret` is absent for RSA keys (the user keeps the private key). */
+export interface CreatedApiKey {
+  id: number;
+  api_key: string;
+  secret?: string;
+}
+
+export interface AuthenticatedKey {
+  id: number;
+  userId: number;
+  permissions: readonly Permission[];
+  signingKey: SigningKey;
+}
+
+export type ApiKeySummary = Omit<ApiKeyRecord, 'sealedSecret' | 'rsaPublicKey'>;
+
+const KEY_NAME_MAX = 100;
+
+/**
+ * Issues, lists, revokes and resolves API keys. Resolved keys (with their decrypted secret) are
+ * cached for `cacheTtlMs` so that signature checks do not touch the database; a revocation in this
+ * process takes effect at once, one made by another process (shared PostgreSQL) within the TTL.
+ */
+export class ApiKeysService {
+  private readonly cache = new Map<string, { key: AuthenticatedKey; expiresAt: number }>();
+
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly users: UsersRepository,
+    private readonly secretBox: SecretBox,
+    private readonly now: () => number = Date.now,
+    private readonly cacheTtlMs = 10_000,
+  ) {}
+
+  async create(input: CreateApiKeyInput): Promise<CreatedApiKey> {
+    const user = await this.users.findByName(input.userName);
+    if (!user) throw errors.recordInvalid({ user: [`no user named ${input.userName}`] });
+    const name = input.name.trim();
+    if (name === '' || name.length > KEY_NAME_MAX) {
+      throw errors.recordInvalid({ name: [`must be 1 to ${KEY_NAME_MAX} characters`] });
+    }
+    if (input.permissions.length === 0) {
+      throw errors.recordInvalid({ permissions: ['is empty'] });
+    }
+    let rsaPublicKey: string | null = null;
+    if (input.rsaPublicKeyPem !== undefined) {
+      try {
+        parseRsaPublicKey(input.rsaPublicKeyPem);
+      } catch (error) {
+        throw errors.recordInvalid({ rsa_public_key: [(error as Error).message] });
+      }
+      rsaPublicKey = input.rsaPublicKeyPem.trim();
+    }
+    const apiKey = randomToken();
+    const secret = rsaPublicKey === null ? randomToken() : undefined;
+    const record = await this.keys.insert({
+      userId: user.id,
+      name,
+      keyHash: hashApiKey(apiKey),
+      keyPrefix: apiKey.slice(0, 8),
+      scheme: rsaPublicKey === null ? 'hmac' : 'rsa',
+      sealedSecret: secret === undefined ? null : this.secretBox.seal(secret),
+      rsaPublicKey,
+      permissions: [...new Set(input.permissions)],
+      strict: input.strict ?? false,
+    });
+    return secret === undefined
+      ? { id: record.id, api_key: apiKey }
+      : { id: record.id, api_key: apiKey, secret };
+  }
+
+  async list(): Promise<ApiKeySummary[]> {
+    return (await this.keys.list()).map(({ sealedSecret: _s, rsaPublicKey: _r, ...summary }) => summary);
+  }
+
+  async revoke(id: number): Promise<void> {
+    if (!(await this.keys.revoke(id))) throw errors.notFound();
+    for (const [apiKey, entry] of this.cache) {
+      if (entry.key.id === id) this.cache.delete(apiKey);
+    }
+  }
+
+  async authenticate(apiKey: string): Promise<AuthenticatedKey | undefined> {
+    const cached = this.cache.get(apiKey);
+    const now = this.now();
+    if (cached && cached.expiresAt > now) return cached.key;
+    const record = await this.keys.findActiveByHash(hashApiKey(apiKey));
+    if (!record) {
+      this.cache.delete(apiKey);
+      return undefined;
+    }
+    const key = this.toAuthenticated(record);
+    this.cache.set(apiKey, { key, expiresAt: now + this.cacheTtlMs });
+    return key;
+  }
+
+  private toAuthenticated(record: ApiKeyRecord): AuthenticatedKey {
+    const signingKey: SigningKey =
+      record.scheme === 'rsa'
+        ? { scheme: 'rsa', publicKey: parseRsaPublicKey(record.rsaPublicKey!), strict: record.strict }
+        : {
+            scheme: 'hmac',
+            secret: Buffer.from(this.secretBox.open(record.sealedSecret!), 'utf8'),
+            strict: record.strict,
+          };
+    return { id: record.id, userId: record.userId, permissions: record.permissions, signingKey };
+  }
+}

@@ -1,0 +1,47 @@
+/** Storage ports the services are given by constructor; src/store implements them. */
+import type { Permission } from '../auth/permissions.ts';
+
+export type UserMode = 'paper' | 'real';
+
+export interface User {
+  id: number;
+  name: string;
+  mode: UserMode;
+  createdAt: Date;
+}
+
+export interface UsersRepository {
+  create(name: string): Promise<User>;
+  findById(id: number): Promise<User | undefined>;
+  findByName(name: string): Promise<User | undefined>;
+  count(): Promise<number>;
+  list(): Promise<User[]>;
+  setMode(id: number, mode: UserMode): Promise<void>;
+}
+
+export interface ApiKeyRecord {
+  id: number;
+  userId: number;
+  userName: string;
+  name: string;
+  keyPrefix: string;
+  scheme: 'hmac' | 'rsa';
+  sealedSecret: string | null;
+  rsaPublicKey: string | null;
+  permissions: Permission[];
+  strict: boolean;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'userName' | 'createdAt' | 'revokedAt'> & {
+  keyHash: string;
+};
+
+export interface ApiKeysRepository {
+  insert(key: NewApiKey): Promise<ApiKeyRecord>;
+  findActiveByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  list(): Promise<ApiKeyRecord[]>;
+  /** Marks the key revoked; false when no active key has that id. */
+  revoke(id: number): Promise<boolean>;
+}

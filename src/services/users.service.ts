@@ -1,0 +1,42 @@
+import { errors } from '../shared/errors.ts';
+import type { User, UserMode, UsersRepository } from './repositories.ts';
+
+const USER_NAME = /^[A-Za-z0-9_.@-]{1,64}$/;
+
+export class UsersService {
+  constructor(private readonly users: UsersRepository) {}
+
+  async create(name: string): Promise<User> {
+    if (!USER_NAME.test(name)) {
+      throw errors.recordInvalid({ name: ['is invalid: use 1 to 64 letters, digits, _ . @ or -'] });
+    }
+    if (await this.users.findByName(name)) {
+      throw errors.recordInvalid({ name: ['has already been taken'] });
+    }
+    return this.users.create(name);
+  }
+
+  async get(id: number): Promise<User> {
+    const user = await this.users.findById(id);
+    if (!user) throw errors.notFound();
+    return user;
+  }
+
+  async findByName(name: string): Promise<User | undefined> {
+    return this.users.findByName(name);
+  }
+
+  async list(): Promise<User[]> {
+    return this.users.list();
+  }
+
+  async changeMode(id: number, mode: UserMode): Promise<User> {
+    await this.users.setMode(id, mode);
+    return this.get(id);
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return (await this.users.count()) === 0;
+  }
+}
+

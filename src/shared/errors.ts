@@ -1,0 +1,100 @@
+/**
+ * The one error catalogue. Every failure the API reports is an ApiError built here, and the HTTP
+ * layer renders it as the reference service's body: {error, error_description, error_attributes?}.
+ * Codes, statuses and descriptions follow the reference service where it documents them.
+ */
+
+export type FieldErrors = Record<string, string[]>;
+
+export interface ErrorBody {
+  error: string;
+  error_description?: string;
+  error_attributes?: FieldErrors;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly description: string | undefined;
+  readonly attributes: FieldErrors | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    description?: string,
+    attributes?: FieldErrors,
+    headers: Record<string, string> = {},
+  ) {
+    super(description ? `${code}: ${description}` : code);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.description = description;
+    this.attributes = attributes;
+    this.headers = headers;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { error: this.code };
+    if (this.description !== undefined) body.error_description = this.description;
+    if (this.attributes !== undefined) body.error_attributes = this.attributes;
+    return body;
+  }
+}
+
+export const errors = {
+  apiKeyInvalid: () =>
+    new ApiError(401, 'api_key_invalid_or_expired', 'Unauthorized. Invalid or expired api key.'),
+  signatureInvalid: () => new ApiError(401, 'signature_invalid', 'Provided signature is invalid'),
+  permissionDenied: () =>
+    new ApiError(403, 'Forbidden', 'Api key not authorized for this action'),
+  accountNotOwned: () => new ApiError(403, 'Forbidden', 'Account not owned by current user.'),
+  forbidden: (description?: string) => new ApiError(403, 'Forbidden', description),
+  forcedModeInvalid: () =>
+    new ApiError(
+      400,
+      'forced_mode_invalid',
+      "Forced mode is not included in the ['real', 'paper']",
+    ),
+  notFound: () => new ApiError(404, 'not_found', 'Not Found'),
+  recordInvalid: (attributes: FieldErrors, status = 400) =>
+    new ApiError(status, 'record_invalid', 'Invalid parameters', attributes),
+  invalidRequest: (description: string) => new ApiError(400, 'invalid_request', description),
+  payloadTooLarge: (limitBytes: number) =>
+    new ApiError(413, 'payload_too_large', `Request body is larger than ${limitBytes} bytes`),
+  unsupportedMediaType: (contentType: string) =>
+    new ApiError(
+      415,
+      'unsupported_media_type',
+      `Content-Type ${contentType} is not supported; send application/json or application/x-www-form-urlencoded`,
+    ),
+  methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'Method Not Allowed'),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      'rate_limit_exceeded',
+      `Too many requests for this API key; retry in ${retryAfterSeconds} seconds`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
+  unknown: () => new ApiError(500, 'unknown_error', 'Unknown error occurred'),
+} as const;
+
+/** Validation errors collected field by field, keyed the way the reference names fields. */
+export class FieldErrorCollector {
+  private readonly collected: FieldErrors = {};
+
+  add(field: string, message: string): void {
+    const messages = (this.collected[field] ??= []);
+    if (!messages.includes(message)) messages.push(message);
+  }
+
+  get isEmpty(): boolean {
+    return Object.keys(this.collected).length === 0;
+  }
+
+  throwIfAny(status = 400): void {
+    if (!this.isEmpty) throw errors.recordInvalid(this.collected, status);
+  }
+}

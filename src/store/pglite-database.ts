@@ -1,0 +1,49 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import type { Database, Sql } from './database.ts';
+
+/** Identity ids stay far below 2^53, so int8 columns come back as numbers; numeric stays text. */
+const parsers = { [types.INT8]: (value: string) => Number(value), [types.NUMERIC]: (v: string) => v };
+
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
+  const db = await PGlite.create({
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
+    parsers,
+  });
+  return new PgliteDatabase(db);
+}
+
+class PgliteDatabase implements Database {
+  readonly kind = 'pglite';
+
+  constructor(readonly db: PGlite) {}
+
+  async query<Row extends object>(text: string, params: unknown[] = []): Promise<Row[]> {
+    return (await this.db.query<Row>(text, params)).rows;
+  }
+
+  async exec(text: string): Promise<void> {
+    await this.db.exec(text);
+  }
+
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) =>
+      work({
+        query: async <Row extends object>(text: string, params: unknown[] = []) =>
+          (await tx.query<Row>(text, params)).rows,
+      }),
+    );
+  }
+
+  async dump(): Promise<Blob> {
+    return this.db.dumpDataDir('none');
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
+
+export function isPgliteDatabase(db: Database): db is Database & { dump(): Promise<Blob> } {
+  return db instanceof PgliteDatabase;
+}

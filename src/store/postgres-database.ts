@@ -1,0 +1,58 @@
+import pg from 'pg';
+import type { Database, Sql } from './database.ts';
+
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/** PostgreSQL through a pg pool; `searchPath` isolates test runs in their own schema. */
+export async function openPostgres(url: string, searchPath?: string): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 8,
+    types: typeParsers,
+    ...(searchPath === undefined ? {} : { options: `-c search_path=${searchPath}` }),
+  });
+  const probe = await pool.connect();
+  probe.release();
+  return new PostgresDatabase(pool);
+}
+
+class PostgresDatabase implements Database {
+  readonly kind = 'postgres';
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async query<Row extends object>(text: string, params: unknown[] = []): Promise<Row[]> {
+    return (await this.pool.query(text, params)).rows as Row[];
+  }
+
+  async exec(text: string): Promise<void> {
+    await this.pool.query(text);
+  }
+
+  async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work({
+        query: async <Row extends object>(text: string, params: unknown[] = []) =>
+          (await client.query(text, params)).rows as Row[],
+      });
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

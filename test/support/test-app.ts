@@ -1,0 +1,105 @@
+/**
+ * The real server on a loopback port, backed by a test database, plus helpers to make users and
+ * keys and to send signed requests with fetch.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, createLogger, openCore, type Core } from '../../src/app.ts';
+import type { Permission } from '../../src/auth/permissions.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { openTestDatabase } from './database.ts';
+import { signPayload, type Credentials } from './signing.ts';
+
+export interface TestApp {
+  core: Core;
+  app: FastifyInstance;
+  baseUrl: string;
+  dataDir: string;
+  close(): Promise<void>;
+  createKey(options?: { user?: string; permissions?: Permission[]; strict?: boolean; rsaPublicKeyPem?: string }): Promise<{ id: number; apiKey: string; secret: string }>;
+  request(options: SignedRequestOptions): Promise<TestResponse>;
+}
+
+export interface SignedRequestOptions {
+  method?: string;
+  /** Path under /public/api, with the query string if any, exactly as it is to be sent. */
+  path: string;
+  body?: string | Buffer;
+  contentType?: string;
+  credentials?: Credentials;
+  /** The string to sign; defaults to path (with query) followed by the body. */
+  signWith?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-test-'));
+  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', ...env, DATA_DIR: dataDir });
+  const db = await openTestDatabase();
+  const core = await openCore(config, { db, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const app = await buildApp(core);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  let userCounter = 0;
+
+  const testApp: TestApp = {
+    core,
+    app,
+    baseUrl,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await core.close();
+      await db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    createKey: async (options = {}) => {
+      const userName = options.user ?? `user${++userCounter}`;
+      if (!(await core.users.findByName(userName))) await core.users.create(userName);
+      const created = await core.apiKeys.create({
+        userName,
+        name: 'test key',
+        permissions: options.permissions ?? ['BOTS_READ', 'BOTS_WRITE', 'ACCOUNTS_READ', 'ACCOUNTS_WRITE', 'SMART_TRADES_READ', 'SMART_TRADES_WRITE'],
+        strict: options.strict ?? false,
+        ...(options.rsaPublicKeyPem === undefined ? {} : { rsaPublicKeyPem: options.rsaPublicKeyPem }),
+      });
+      return { id: created.id, apiKey: created.api_key, secret: created.secret ?? '' };
+    },
+    request: async (options) => {
+      const fullPath = `/public/api${options.path}`;
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.contentType) headers['content-type'] = options.contentType;
+      if (options.credentials) {
+        const body = options.body === undefined ? Buffer.alloc(0) : Buffer.from(options.body);
+        const payload = options.signWith ?? Buffer.concat([Buffer.from(fullPath), body]);
+        headers.APIKEY = options.credentials.apiKey;
+        headers.Signature = signPayload(options.credentials, payload);
+      }
+      const response = await fetch(`${baseUrl}${fullPath}`, {
+        method: options.method ?? 'GET',
+        headers,
+        ...(options.body === undefined ? {} : { body: options.body }),
+      });
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      return { status: response.status, headers: response.headers, body, text };
+    },
+  };
+  return testApp;
+}
