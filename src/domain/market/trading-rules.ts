@@ -1,0 +1,93 @@
+/**
+ * An exchange's trading rules for one market and the checks a live exchange applies to an order:
+ * price on the priceStep grid and inside [minPrice, maxPrice]; amount on the lotStep grid and
+ * inside [minLotSize, maxLotSize]; total at least minTotal (minMarketTotal for market orders);
+ * a limit price within the price band around the current bid/ask.
+ */
+import { type Decimal, floorToStep, isMultipleOf, roundToStep } from '../../shared/decimal.ts';
+
+export interface TradingRules {
+  minPrice: Decimal;
+  maxPrice: Decimal;
+  priceStep: Decimal;
+  minLotSize: Decimal;
+  maxLotSize: Decimal;
+  lotStep: Decimal;
+  minTotal: Decimal;
+  minMarketTotal: Decimal;
+  maxTotal: Decimal;
+  maxMarketBuyAmount: Decimal;
+  maxMarketSellAmount: Decimal;
+  /** A buy limit must lie within bid × [bidMultiplierDown, bidMultiplierUp]. */
+  bidMultiplierUp: Decimal;
+  bidMultiplierDown: Decimal;
+  /** A sell limit must lie within ask × [askMultiplierDown, askMultiplierUp]. */
+  askMultiplierUp: Decimal;
+  askMultiplierDown: Decimal;
+}
+
+export interface OrderToCheck {
+  side: 'buy' | 'sell';
+  type: 'market' | 'limit';
+  amount: Decimal;
+  /** The limit price; for market orders the price the total is estimated at. */
+  price: Decimal;
+}
+
+export interface Quote {
+  bid: Decimal;
+  ask: Decimal;
+}
+
+export type RuleViolation =
+  | 'price_step'
+  | 'price_range'
+  | 'price_band'
+  | 'lot_step'
+  | 'lot_size'
+  | 'min_total'
+  | 'max_total'
+  | 'market_amount';
+
+export const roundPrice = (rules: TradingRules, price: Decimal) => roundToStep(price, rules.priceStep);
+export const floorAmount = (rules: TradingRules, amount: Decimal) => floorToStep(amount, rules.lotStep);
+
+export function ruleViolations(rules: TradingRules, order: OrderToCheck, quote?: Quote): RuleViolation[] {
+  const violations: RuleViolation[] = [];
+  const total = order.amount.times(order.price);
+  if (order.type === 'limit') {
+    if (!isMultipleOf(order.price, rules.priceStep)) violations.push('price_step');
+    if (order.price.lt(rules.minPrice) || order.price.gt(rules.maxPrice)) violations.push('price_range');
+    if (quote && outsideBand(rules, order, quote)) violations.push('price_band');
+  }
+  if (!isMultipleOf(order.amount, rules.lotStep)) violations.push('lot_step');
+  if (order.amount.lt(rules.minLotSize) || order.amount.gt(rules.maxLotSize)) violations.push('lot_size');
+  const minTotal = order.type === 'market' ? rules.minMarketTotal : rules.minTotal;
+  if (total.lt(minTotal)) violations.push('min_total');
+  if (total.gt(rules.maxTotal)) violations.push('max_total');
+  if (order.type === 'market') {
+    const cap = order.side === 'buy' ? rules.maxMarketBuyAmount : rules.maxMarketSellAmount;
+    if (order.amount.gt(cap)) violations.push('market_amount');
+  }
+  return violations;
+}
+
+function outsideBand(rules: TradingRules, order: OrderToCheck, quote: Quote): boolean {
+  const [reference, down, up] =
+    order.side === 'buy'
+      ? [quote.bid, rules.bidMultiplierDown, rules.bidMultiplierUp]
+      : [quote.ask, rules.askMultiplierDown, rules.askMultiplierUp];
+  if (reference.isZero()) return false;
+  return order.price.lt(reference.times(down)) || order.price.gt(reference.times(up));
+}
+
+export const VIOLATION_MESSAGES: Record<RuleViolation, string> = {
+  price_step: 'price is not a multiple of the price step',
+  price_range: 'price is outside the allowed price range',
+  price_band: 'price is too far from the current market price',
+  lot_step: 'amount is not a multiple of the lot step',
+  lot_size: 'amount is outside the allowed lot size',
+  min_total: 'order total is below the minimum total',
+  max_total: 'order total is above the maximum total',
+  market_amount: 'amount is above the maximum for a market order',
+};

@@ -1,0 +1,226 @@
+/**
+ * One paper account on the paper venue, behind the exchange port. Limit orders lock funds and
+ * rest; fills of resting orders pay the maker fee, fills at placement the taker fee. Fees are
+ * charged in the currency received (base for buys, quote for sells), as spot exchanges do.
+ */
+import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import {
+  type Balance,
+  type Exchange,
+  ExchangeError,
+  type ExchangeOrder,
+  type Market,
+  type OrderRequest,
+  type OrderUpdate,
+  type Ticker,
+  type Unsubscribe,
+} from '../exchange.ts';
+import type { FeeSchedule } from './fill-models.ts';
+import { PaperLedger } from './paper-ledger.ts';
+import type { PaperVenue } from './paper-venue.ts';
+
+export class PaperAccount implements Exchange {
+  readonly marketCode = 'paper_trading';
+  readonly ledger: PaperLedger;
+  private readonly orders = new Map<string, ExchangeOrder>();
+  private readonly orderListeners = new Set<(update: OrderUpdate) => void>();
+
+  constructor(
+    private readonly venue: PaperVenue,
+    readonly accountId: number,
+    balances: readonly Balance[],
+    private readonly fees: FeeSchedule,
+  ) {
+    this.ledger = new PaperLedger(balances);
+  }
+
+  async markets(): Promise<Market[]> {
+    return this.venue.markets();
+  }
+
+  async ticker(pair: string): Promise<Ticker> {
+    this.venue.market(pair);
+    const ticker = this.venue.ticker(pair);
+    if (!ticker) throw new ExchangeError('unavailable', `No price yet for ${pair}`);
+    return ticker;
+  }
+
+  async balances(): Promise<Balance[]> {
+    return this.ledger.balances();
+  }
+
+  async openOrders(pair?: string): Promise<ExchangeOrder[]> {
+    return [...this.orders.values()].filter(
+      (order) => order.status === 'open' && (pair === undefined || order.pair === pair),
+    );
+  }
+
+  async placeOrder(request: OrderRequest): Promise<ExchangeOrder> {
+    return this.place(request).order;
+  }
+
+  /**
+   * Places an order and returns it with the updates it caused at once (taker fills). Its time is
+   * that of the pair's last market event, which keeps replays deterministic.
+   */
+  place(request: OrderRequest): { order: ExchangeOrder; updates: OrderUpdate[] } {
+    const existing = this.orders.get(request.clientOrderId);
+    if (existing) return { order: existing, updates: [] };
+    const market = this.venue.market(request.pair);
+    const time = this.venue.ticker(request.pair)?.at ?? new Date(0);
+    const updates =
+      request.type === 'market'
+        ? this.placeMarket(market, request, time)
+        : this.placeLimit(market, request, time);
+    return { order: this.orders.get(request.clientOrderId)!, updates };
+  }
+
+  async cancelOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder> {
+    const order = this.orders.get(clientOrderId);
+    if (!order || order.pair !== pair) {
+      throw new ExchangeError('order_not_found', `No order ${clientOrderId} on ${pair}`);
+    }
+    if (order.status !== 'open') return order;
+    this.venue.unrest(order.id);
+    this.cancelUnfilled(this.venue.market(pair), order, this.venue.ticker(pair)?.at ?? order.updatedAt);
+    this.emit({ order: { ...order } });
+    return order;
+  }
+
+  onOrderUpdate(listener: (update: OrderUpdate) => void): Unsubscribe {
+    this.orderListeners.add(listener);
+    return () => this.orderListeners.delete(listener);
+  }
+
+  onTicker(listener: (ticker: Ticker) => void): Unsubscribe {
+    return this.venue.onTicker(listener);
+  }
+
+  /** Called by the venue when the market crosses a resting order of this account. */
+  fillResting(order: ExchangeOrder, amount: Decimal, at: Date): OrderUpdate {
+    const market = this.venue.market(order.pair);
+    return this.applyFill(market, order, amount, order.price!, order.price!, 'maker', at);
+  }
+
+  private placeLimit(market: Market, request: OrderRequest, at: Date): OrderUpdate[] {
+    const price = request.price;
+    if (price === undefined) throw new ExchangeError('rule_violation', 'A limit order needs a price');
+    this.venue.enforceRules(market, { side: request.side, type: 'limit', amount: request.amount, price });
+    const ticker = this.venue.ticker(market.pair);
+    const marketable =
+      ticker !== undefined && (request.side === 'buy' ? price.gte(ticker.ask) : price.lte(ticker.bid));
+    if (marketable && request.timeInForce === 'post_only') {
+      throw new ExchangeError('rule_violation', 'A post-only order would execute at once');
+    }
+    this.lockFor(market, request.side, request.amount, price);
+    const order = this.record(request, price, at);
+    if (marketable) {
+      const touch = request.side === 'buy' ? ticker.ask : ticker.bid;
+      const update = this.applyFill(market, order, request.amount, touch, price, 'taker', at);
+      return [update];
+    }
+    if (request.timeInForce === 'ioc' || request.timeInForce === 'fok') {
+      this.cancelUnfilled(market, order, at);
+      return [{ order: { ...order } }];
+    }
+    this.venue.rest(this, order);
+    return [];
+  }
+
+  private placeMarket(market: Market, request: OrderRequest, at: Date): OrderUpdate[] {
+    const price = this.venue.executionPrice(market, request.side, request.amount);
+    this.venue.enforceRules(market, { side: request.side, type: 'market', amount: request.amount, price });
+    this.lockFor(market, request.side, request.amount, price);
+    const order = this.record(request, null, at);
+    return [this.applyFill(market, order, request.amount, price, price, 'taker', at)];
+  }
+
+  private lockFor(market: Market, side: 'buy' | 'sell', amount: Decimal, price: Decimal): void {
+    if (side === 'buy') this.ledger.lock(market.quote, amount.times(price));
+    else this.ledger.lock(market.base, amount);
+  }
+
+  private record(request: OrderRequest, price: Decimal | null, at: Date): ExchangeOrder {
+    const order: ExchangeOrder = {
+      id: this.venue.nextOrderId(),
+      clientOrderId: request.clientOrderId,
+      pair: request.pair,
+      side: request.side,
+      type: request.type,
+      price,
+      amount: request.amount,
+      filled: ZERO,
+      filledTotal: ZERO,
+      fee: ZERO,
+      feeCurrency: request.side === 'buy' ? this.venue.market(request.pair).base : this.venue.market(request.pair).quote,
+      status: 'open',
+      createdAt: at,
+      updatedAt: at,
+    };
+    this.orders.set(order.clientOrderId, order);
+    return order;
+  }
+
+  /**
+   * Books a fill of `amount` at `price`. Buy funds were locked at `lockedPrice`; what a cheaper
+   * execution leaves over is released.
+   */
+  private applyFill(
+    market: Market,
+    order: ExchangeOrder,
+    amount: Decimal,
+    price: Decimal,
+    lockedPrice: Decimal,
+    liquidity: 'maker' | 'taker',
+    at: Date,
+  ): OrderUpdate {
+    const total = amount.times(price);
+    const rate = liquidity === 'maker' ? this.fees.maker : this.fees.taker;
+    let fee: Decimal;
+    if (order.side === 'buy') {
+      this.ledger.spendLocked(market.quote, amount.times(lockedPrice));
+      this.ledger.credit(market.quote, amount.times(lockedPrice).minus(total));
+      fee = amount.times(rate);
+      this.ledger.credit(market.base, amount.minus(fee));
+    } else {
+      this.ledger.spendLocked(market.base, amount);
+      fee = total.times(rate);
+      this.ledger.credit(market.quote, total.minus(fee));
+    }
+    order.filled = order.filled.plus(amount);
+    order.filledTotal = order.filledTotal.plus(total);
+    order.fee = order.fee.plus(fee);
+    order.updatedAt = at;
+    if (order.filled.eq(order.amount)) order.status = 'filled';
+    const update: OrderUpdate = {
+      order: { ...order },
+      fill: {
+        orderId: order.id,
+        clientOrderId: order.clientOrderId,
+        pair: order.pair,
+        side: order.side,
+        price,
+        amount,
+        fee,
+        feeCurrency: order.feeCurrency,
+        maker: liquidity === 'maker',
+        at,
+      },
+    };
+    this.emit(update);
+    return update;
+  }
+
+  /** Cancels what is left of an order and releases the funds locked for it. */
+  private cancelUnfilled(market: Market, order: ExchangeOrder, at: Date): void {
+    const remaining = order.amount.minus(order.filled);
+    if (order.side === 'buy') this.ledger.unlock(market.quote, remaining.times(order.price!));
+    else this.ledger.unlock(market.base, remaining);
+    order.status = 'cancelled';
+    order.updatedAt = at;
+  }
+
+  private emit(update: OrderUpdate): void {
+    for (const listener of this.orderListeners) listener(update);
+  }
+}

@@ -1,0 +1,65 @@
+/** Free and locked balances of one paper account. Locked funds back resting orders. */
+import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import { type Balance, ExchangeError } from '../exchange.ts';
+
+interface Holding {
+  free: Decimal;
+  locked: Decimal;
+}
+
+export class PaperLedger {
+  private readonly holdings = new Map<string, Holding>();
+
+  constructor(initial: readonly Balance[] = []) {
+    for (const balance of initial) {
+      this.holdings.set(balance.currency, { free: balance.free, locked: balance.locked });
+    }
+  }
+
+  balances(): Balance[] {
+    return [...this.holdings]
+      .map(([currency, holding]) => ({ currency, ...holding }))
+      .sort((a, b) => a.currency.localeCompare(b.currency));
+  }
+
+  free(currency: string): Decimal {
+    return this.holdings.get(currency)?.free ?? ZERO;
+  }
+
+  lock(currency: string, amount: Decimal): void {
+    const holding = this.holding(currency);
+    if (holding.free.lt(amount)) {
+      throw new ExchangeError(
+        'insufficient_funds',
+        `Insufficient ${currency}: ${amount.toFixed()} needed, ${holding.free.toFixed()} available`,
+      );
+    }
+    holding.free = holding.free.minus(amount);
+    holding.locked = holding.locked.plus(amount);
+  }
+
+  unlock(currency: string, amount: Decimal): void {
+    const holding = this.holding(currency);
+    holding.locked = holding.locked.minus(amount);
+    holding.free = holding.free.plus(amount);
+  }
+
+  spendLocked(currency: string, amount: Decimal): void {
+    const holding = this.holding(currency);
+    holding.locked = holding.locked.minus(amount);
+  }
+
+  credit(currency: string, amount: Decimal): void {
+    const holding = this.holding(currency);
+    holding.free = holding.free.plus(amount);
+  }
+
+  private holding(currency: string): Holding {
+    let holding = this.holdings.get(currency);
+    if (!holding) {
+      holding = { free: ZERO, locked: ZERO };
+      this.holdings.set(currency, holding);
+    }
+    return holding;
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The paper exchange: markets with real trading rules, one order book per pair shared by all paper
+ * accounts, and fills driven only by the market events it is given. The same events in the same
+ * order give the same fills to the last digit; nothing here reads a clock or a random source.
+ */
+import { type Decimal, roundToStep, ZERO } from '../../shared/decimal.ts';
+import { ruleViolations, VIOLATION_MESSAGES } from '../../domain/market/trading-rules.ts';
+import { type ExchangeOrder, ExchangeError, type Market, type OrderUpdate, type Ticker } from '../exchange.ts';
+import { DEFAULT_FEES, type FeeSchedule, fixedSlippage, type SlippageModel } from './fill-models.ts';
+import { OrderBook, type RestingOrder } from './order-book.ts';
+import { PaperAccount } from './paper-account.ts';
+import type { Balance } from '../exchange.ts';
+
+export interface MarketTick {
+  pair: string;
+  /** Last traded price. Bid and ask default to it when the feed has no order book. */
+  price: Decimal;
+  bid?: Decimal;
+  ask?: Decimal;
+  /** Traded amount at `price`; when given, fills are bounded by it (partial fills). */
+  volume?: Decimal;
+  at: Date;
+}
+
+export interface PaperVenueOptions {
+  slippage?: SlippageModel;
+  fees?: FeeSchedule;
+}
+
+interface RestingEntry {
+  account: PaperAccount;
+  order: ExchangeOrder;
+  entry: RestingOrder;
+}
+
+export class PaperVenue {
+  readonly marketCode = 'paper_trading';
+  readonly slippage: SlippageModel;
+  readonly defaultFees: FeeSchedule;
+  private readonly marketsByPair = new Map<string, Market>();
+  private readonly tickers = new Map<string, Ticker>();
+  private readonly books = new Map<string, OrderBook>();
+  private readonly resting = new Map<string, RestingEntry>();
+  private readonly accounts = new Map<number, PaperAccount>();
+  private readonly tickerListeners = new Set<(ticker: Ticker) => void>();
+  private sequence = 0;
+
+  constructor(markets: readonly Market[], options: PaperVenueOptions = {}) {
+    for (const market of markets) {
+      this.marketsByPair.set(market.pair, market);
+      this.books.set(market.pair, new OrderBook());
+    }
+    this.slippage = options.slippage ?? fixedSlippage(0);
+    this.defaultFees = options.fees ?? DEFAULT_FEES;
+  }
+
+  markets(): Market[] {
+    return [...this.marketsByPair.values()];
+  }
+
+  market(pair: string): Market {
+    const market = this.marketsByPair.get(pair);
+    if (!market) throw new ExchangeError('unknown_market', `Unknown pair ${pair} on paper_trading`);
+    return market;
+  }
+
+  ticker(pair: string): Ticker | undefined {
+    return this.tickers.get(pair);
+  }
+
+  openAccount(accountId: number, balances: readonly Balance[], fees = this.defaultFees): PaperAccount {
+    const existing = this.accounts.get(accountId);
+    if (existing) return existing;
+    const account = new PaperAccount(this, accountId, balances, fees);
+    this.accounts.set(accountId, account);
+    return account;
+  }
+
+  onTicker(listener: (ticker: Ticker) => void): () => void {
+    this.tickerListeners.add(listener);
+    return () => this.tickerListeners.delete(listener);
+  }
+
+  nextOrderId(): string {
+    this.sequence += 1;
+    return `P${this.sequence}`;
+  }
+
+  /** Checks an order against the market's rules as a live exchange would; throws on a violation. */
+  enforceRules(market: Market, order: Parameters<typeof ruleViolations>[1]): void {
+    const ticker = this.tickers.get(market.pair);
+    const violations = ruleViolations(market.rules, order, ticker);
+    if (violations.length > 0) {
+      throw new ExchangeError('rule_violation', violations.map((v) => VIOLATION_MESSAGES[v]).join('; '));
+    }
+  }
+
+  rest(account: PaperAccount, order: ExchangeOrder): void {
+    const entry: RestingOrder = {
+      id: order.id,
+      sequence: Number(order.id.slice(1)),
+      side: order.side,
+      price: order.price!,
+      remaining: order.amount.minus(order.filled),
+    };
+    this.books.get(order.pair)!.add(entry);
+    this.resting.set(order.id, { account, order, entry });
+  }
+
+  unrest(orderId: string): void {
+    const resting = this.resting.get(orderId);
+    if (!resting) return;
+    this.books.get(resting.order.pair)!.remove(resting.entry);
+    this.resting.delete(orderId);
+  }
+
+  /** Applies one market event and returns the order updates (fills) it caused, in order. */
+  applyTick(tick: MarketTick): OrderUpdate[] {
+    const market = this.market(tick.pair);
+    const ticker: Ticker = {
+      pair: tick.pair,
+      bid: tick.bid ?? tick.price,
+      ask: tick.ask ?? tick.price,
+      last: tick.price,
+      at: tick.at,
+    };
+    this.tickers.set(tick.pair, ticker);
+    const book = this.books.get(market.pair)!;
+    const matches =
+      tick.volume === undefined
+        ? book.matchQuote(ticker.bid, ticker.ask)
+        : book.matchTrade(tick.price, tick.volume);
+    const updates: OrderUpdate[] = [];
+    for (const match of matches) {
+      const resting = this.resting.get(match.order.id)!;
+      if (match.order.remaining.isZero()) this.resting.delete(match.order.id);
+      updates.push(resting.account.fillResting(resting.order, match.amount, tick.at));
+    }
+    for (const listener of this.tickerListeners) listener(ticker);
+    return updates;
+  }
+
+  /** Rounds a market execution price to the pair's price step. */
+  executionPrice(market: Market, side: 'buy' | 'sell', amount: Decimal): Decimal {
+    const ticker = this.tickers.get(market.pair);
+    if (!ticker || ticker.last.lte(ZERO)) {
+      throw new ExchangeError('unavailable', `No price yet for ${market.pair}; a market order needs one`);
+    }
+    const touch = side === 'buy' ? ticker.ask : ticker.bid;
+    return roundToStep(this.slippage(side, touch, amount), market.rules.priceStep).clamp(
+      market.rules.minPrice,
+      market.rules.maxPrice,
+    );
+  }
+}
+
