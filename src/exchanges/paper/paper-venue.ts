@@ -7,20 +7,11 @@ import { type Decimal, roundToStep, ZERO } from '../../shared/decimal.ts';
 import { ruleViolations, VIOLATION_MESSAGES } from '../../domain/market/trading-rules.ts';
 import { type ExchangeOrder, ExchangeError, type Market, type OrderUpdate, type Ticker } from '../exchange.ts';
 import { DEFAULT_FEES, type FeeSchedule, fixedSlippage, type SlippageModel } from './fill-models.ts';
+import type { MarketTick } from '../../domain/market/market-tick.ts';
 import { OrderBook, type RestingOrder } from './order-book.ts';
 import { PaperAccount } from './paper-account.ts';
 import type { Balance } from '../exchange.ts';
 
-export interface MarketTick {
-  pair: string;
-  /** Last traded price. Bid and ask default to it when the feed has no order book. */
-  price: Decimal;
-  bid?: Decimal;
-  ask?: Decimal;
-  /** Traded amount at `price`; when given, fills are bounded by it (partial fills). */
-  volume?: Decimal;
-  at: Date;
-}
 
 export interface PaperVenueOptions {
   slippage?: SlippageModel;
