@@ -6,7 +6,7 @@ import type { ApiKeysService } from '../services/api-keys.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 import { registerAuthentication } from './plugins/authentication.ts';
 import { registerBodyParsers } from './plugins/body-parsers.ts';
-import { registerErrorHandling } from './plugins/error-handler.ts';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { parseQuery } from './request-input.ts';
@@ -33,6 +33,8 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     bodyLimit: BODY_LIMIT,
     routerOptions: { querystringParser: parseQuery, ignoreTrailingSlash: true },
     requestIdHeader: 'x-request-id',
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     genReqId: () => randomUUID(),
     // Fastify's own request lines would log the query string, which can carry credentials.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),

@@ -7,6 +7,7 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
 import { FieldErrorCollector } from '../shared/errors.ts';
+import { convertInput } from './convert-input.ts';
 
 export interface InputValidator<T> {
   (input: Record<string, unknown>): T;
@@ -21,15 +22,42 @@ interface SchemaError {
 export function compileValidator<T>(schema: TSchema): InputValidator<T> {
   const compiled = Compile(schema);
   return (input) => {
-    const converted = Value.Convert(schema, Value.Default(schema, input));
-    if (compiled.Check(converted)) return converted as T;
+    const converted = convertInput(schema, Value.Default(schema, input));
     const collector = new FieldErrorCollector();
-    for (const error of compiled.Errors(converted) as Iterable<SchemaError>) {
-      for (const [field, message] of describe(error)) collector.add(field, message);
+    if (!compiled.Check(converted)) {
+      for (const error of compiled.Errors(converted) as Iterable<SchemaError>) {
+        for (const [field, message] of describe(error)) collector.add(field, message);
+      }
+    }
+    for (const path of declaredNulStrings(schema, converted)) {
+      collector.add(fieldName(path), 'is invalid: contains a NUL character');
     }
     collector.throwIfAny();
     return converted as T;
   };
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, so a string carrying one would fail at the database; it is
+ * refused here with its field named. Only declared parameters count: the rest is never used.
+ */
+function* declaredNulStrings(schema: TSchema, input: unknown): Generator<string> {
+  const declared = Object.keys((schema as { properties?: object }).properties ?? {});
+  if (typeof input !== 'object' || input === null) return;
+  for (const key of declared) {
+    if (Object.hasOwn(input, key)) yield* pathsOfNulStrings((input as Record<string, unknown>)[key], `/${key}`);
+  }
+}
+
+/** Depth is bounded by the parsers (MAX_NESTING). */
+function* pathsOfNulStrings(value: unknown, path: string): Generator<string> {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) yield path;
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      yield* pathsOfNulStrings(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  }
 }
 
 function describe(error: SchemaError): Array<[string, string]> {

@@ -110,14 +110,20 @@ export class ApiKeysService {
   }
 
   private toAuthenticated(record: ApiKeyRecord): AuthenticatedKey {
-    const signingKey: SigningKey =
-      record.scheme === 'rsa'
-        ? { scheme: 'rsa', publicKey: parseRsaPublicKey(record.rsaPublicKey!), strict: record.strict }
-        : {
-            scheme: 'hmac',
-            secret: Buffer.from(this.secretBox.open(record.sealedSecret!), 'utf8'),
-            strict: record.strict,
-          };
-    return { id: record.id, userId: record.userId, permissions: record.permissions, signingKey };
+    return { id: record.id, userId: record.userId, permissions: record.permissions, signingKey: this.signingKey(record) };
+  }
+
+  /** A secret that does not open means the master key differs from the one it was sealed with. */
+  private signingKey(record: ApiKeyRecord): SigningKey {
+    if (record.scheme === 'rsa') {
+      return { scheme: 'rsa', publicKey: parseRsaPublicKey(record.rsaPublicKey!), strict: record.strict };
+    }
+    let secret: string;
+    try {
+      secret = this.secretBox.open(record.sealedSecret!);
+    } catch {
+      throw errors.masterKeyMismatch();
+    }
+    return { scheme: 'hmac', secret: Buffer.from(secret, 'utf8'), strict: record.strict };
   }
 }

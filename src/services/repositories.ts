@@ -11,7 +11,8 @@ export interface User {
 }
 
 export interface UsersRepository {
-  create(name: string): Promise<User>;
+  /** Undefined when the name is taken (also by a concurrent insert). */
+  create(name: string): Promise<User | undefined>;
   findById(id: number): Promise<User | undefined>;
   findByName(name: string): Promise<User | undefined>;
   count(): Promise<number>;

@@ -10,10 +10,9 @@ export class UsersService {
     if (!USER_NAME.test(name)) {
       throw errors.recordInvalid({ name: ['is invalid: use 1 to 64 letters, digits, _ . @ or -'] });
     }
-    if (await this.users.findByName(name)) {
-      throw errors.recordInvalid({ name: ['has already been taken'] });
-    }
-    return this.users.create(name);
+    const user = await this.users.create(name);
+    if (!user) throw errors.recordInvalid({ name: ['has already been taken'] });
+    return user;
   }
 
   async get(id: number): Promise<User> {

@@ -69,7 +69,6 @@ export const errors = {
       'unsupported_media_type',
       `Content-Type ${contentType} is not supported; send application/json or application/x-www-form-urlencoded`,
     ),
-  methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'Method Not Allowed'),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiError(
       429,
@@ -79,6 +78,12 @@ export const errors = {
       { 'Retry-After': String(retryAfterSeconds) },
     ),
   unknown: () => new ApiError(500, 'unknown_error', 'Unknown error occurred'),
+  masterKeyMismatch: () =>
+    new ApiError(
+      500,
+      'master_key_mismatch',
+      'Stored secrets cannot be decrypted with the configured master key (TRADELOOP_MASTER_KEY or DATA_DIR/master.key changed)',
+    ),
 } as const;
 
 /** Validation errors collected field by field, keyed the way the reference names fields. */

@@ -36,12 +36,8 @@ export function registerAuthentication(app: FastifyInstance, deps: Authenticatio
   app.addHook('preHandler', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access) return;
-    request.parameters = mergeParameters(
-      request.query,
-      request.body,
-    );
+    request.parameters = mergeParameters(request.query, request.body);
     if (isPlainObject(request.params)) Object.assign(request.parameters, request.params);
-    const forcedMode = readForcedMode(request);
     if (!access.signed) return;
 
     const apiKey = singleHeader(request, 'apikey');
@@ -53,6 +49,7 @@ export function registerAuthentication(app: FastifyInstance, deps: Authenticatio
       throw errors.signatureInvalid();
     }
     if (!hasPermission(key.permissions, access.permission)) throw errors.permissionDenied();
+    const forcedMode = readForcedMode(request);
     request.caller = {
       key,
       userId: key.userId,

@@ -1,5 +1,6 @@
 /** Every failure leaves as a catalogue error body; nothing unexpected leaks as an HTML or stack. */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errors } from '../../shared/errors.ts';
 
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
@@ -9,16 +10,50 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
   });
 
   app.setErrorHandler(async (raw: FastifyError | ApiError, request, reply) => {
-    const error = toApiError(raw, bodyLimit);
+    const error = toApiError(raw, bodyLimit, String(request.headers['content-type'] ?? ''));
     if (error.status >= 500) request.log.error({ err: raw }, 'request failed');
     return reply.code(error.status).headers(error.headers).send(error.toBody());
   });
 }
 
-function toApiError(error: FastifyError | ApiError, bodyLimit: number): ApiError {
+function toApiError(error: FastifyError | ApiError, bodyLimit: number, contentType: string): ApiError {
   if (error instanceof ApiError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(bodyLimit);
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errors.unsupportedMediaType(contentType);
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return new ApiError(status, 'invalid_request', error.message);
   return errors.unknown();
+}
+
+/** Errors the router raises before any hook runs: a path that is not valid percent-encoding, an over-long path parameter. */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    error.code === 'FST_ERR_BAD_URL'
+      ? errors.invalidRequest('The request path is not valid percent-encoded UTF-8')
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? errors.invalidRequest('A path segment is too long')
+        : errors.unknown();
+  void reply.code(apiError.status).send(apiError.toBody());
+}
+
+/**
+ * Requests Node's HTTP parser refuses (a request line or headers over 16 KiB, a malformed request,
+ * a timeout) never reach a route; they still get a catalogue body, then the connection closes.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, description] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request line and headers must stay under 16 KiB']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request was not received in time']
+        : [400, 'Bad Request', 'Malformed HTTP request'];
+  if (socket.writable) {
+    const body = JSON.stringify(errors.invalidRequest(description).toBody());
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -1,4 +1,8 @@
-/** Requests per minute per API key (per client address for unsigned calls), like the reference. */
+/**
+ * Requests per minute per API key (per client address for unsigned calls), like the reference.
+ * It counts after authentication (a route-level preHandler runs after the authentication hook),
+ * so only a verified key spends its own quota; a made-up key value cannot drain or dodge one.
+ */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../shared/errors.ts';
@@ -9,11 +13,9 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number)
   await app.register(rateLimit, {
     max: perMinute,
     timeWindow: 60_000,
+    hook: 'preHandler',
     allowList: (request) => !request.url.startsWith(API_PREFIX),
-    keyGenerator: (request) => {
-      const apiKey = request.headers.apikey;
-      return typeof apiKey === 'string' && apiKey !== '' ? `key:${apiKey}` : `ip:${request.ip}`;
-    },
+    keyGenerator: (request) => (request.caller ? `key:${request.caller.key.id}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) =>
       errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
