@@ -37,58 +37,64 @@ export interface CoreOptions {
   db?: Database;
 }
 
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    base: { service: 'tradeloop' },
-    redact: {
-      paths: ['apiKey', 'secret', 'signature', '*.apikey', '*.signature', '*.secret', '*.api_key'],
-      censor: '[redacted]',
+/** Logs go to stdout for the server; CLI commands pass stderr (fd 2) to keep stdout for their output. */
+export function createLogger(level: string, fd = 1): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'tradeloop' },
+      redact: {
+        paths: ['apiKey', 'secret', 'signature', '*.apikey', '*.signature', '*.secret', '*.api_key'],
+        censor: '[redacted]',
+      },
     },
-  });
+    pino.destination({ dest: fd, sync: true }),
+  );
 }
 
 export async function openCore(config: Config, options: CoreOptions = {}): Promise<Core> {
   const logger = options.logger ?? createLogger(config.logLevel);
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const masterKey = resolveMasterKey(config.masterKey, config.dataDir);
-  let releaseLock = () => {};
+  // The lock comes before anything else is written, so a process that is refused changes nothing.
+  const usesPglite = options.db === undefined && config.databaseUrl === undefined;
+  const releaseLock = usesPglite ? lockDataDir(config.dataDir) : () => {};
   let db = options.db;
-  if (!db) {
-    if (config.databaseUrl === undefined) {
-      releaseLock = lockDataDir(config.dataDir);
-      try {
-        db = await openPglite({ dataDir: path.join(config.dataDir, 'pgdata') });
-      } catch (error) {
-        releaseLock();
-        throw error;
-      }
-    } else {
-      db = await openPostgres(config.databaseUrl);
-    }
-  }
-  const applied = await migrate(db);
-  if (applied.length > 0) logger.info({ migrations: applied, store: db.kind }, 'migrations applied');
+  try {
+    const masterKey = resolveMasterKey(config.masterKey, config.dataDir);
+    db ??=
+      config.databaseUrl === undefined
+        ? await openPglite({ dataDir: path.join(config.dataDir, 'pgdata') })
+        : await openPostgres(config.databaseUrl);
+    const applied = await migrate(db);
+    if (applied.length > 0) logger.info({ migrations: applied, store: db.kind }, 'migrations applied');
 
-  const usersRepository = new SqlUsersRepository(db);
-  const users = new UsersService(usersRepository);
-  const apiKeys = new ApiKeysService(
-    new SqlApiKeysRepository(db),
-    usersRepository,
-    new SecretBox(masterKey),
-  );
-  const database = db;
-  return {
-    config,
-    logger,
-    db: database,
-    users,
-    apiKeys,
-    close: async () => {
-      if (!options.db) await database.close();
-      releaseLock();
-    },
-  };
+    const usersRepository = new SqlUsersRepository(db);
+    const users = new UsersService(usersRepository);
+    const apiKeys = new ApiKeysService(
+      new SqlApiKeysRepository(db),
+      usersRepository,
+      new SecretBox(masterKey),
+    );
+    const database = db;
+    return {
+      config,
+      logger,
+      db: database,
+      users,
+      apiKeys,
+      close: async () => {
+        try {
+          if (!options.db) await database.close();
+        } finally {
+          releaseLock();
+        }
+      },
+    };
+  } catch (error) {
+    if (db !== undefined && options.db === undefined) await db.close().catch(() => undefined);
+    releaseLock();
+    throw error;
+  }
 }
 
 export async function buildApp(core: Core, now: () => Date = () => new Date()): Promise<FastifyInstance> {

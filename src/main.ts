@@ -6,6 +6,7 @@ import { runServe } from './cli/serve.command.ts';
 import { runUsersCommand } from './cli/users.command.ts';
 import { ApiError } from './shared/errors.ts';
 import { DataDirLockedError } from './store/data-dir-lock.ts';
+import { DatabaseUnavailableError } from './store/postgres-database.ts';
 
 const USAGE = `Usage:
   tradeloop serve [--host H] [--port P] [--data-dir D] [--database-url URL] [--log-level L]
@@ -72,7 +73,11 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
     }
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof DataDirLockedError ||
+      error instanceof DatabaseUnavailableError
+    ) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }

@@ -22,33 +22,43 @@ export class ConfigError extends Error {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
-  const databaseUrl = flags['database-url'] ?? nonEmpty(env.DATABASE_URL);
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  const databaseUrl = setting(flags, env, 'database-url', 'DATABASE_URL');
+  if (databaseUrl.value !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl.value)) {
+    // The URL itself is not repeated: it may hold a password.
+    throw new ConfigError(`${databaseUrl.name} must be a postgres:// or postgresql:// URL`);
   }
-  const logLevel = flags['log-level'] ?? nonEmpty(env.LOG_LEVEL) ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logLevel = setting(flags, env, 'log-level', 'LOG_LEVEL');
+  if (logLevel.value !== undefined && !LOG_LEVELS.includes(logLevel.value)) {
+    throw new ConfigError(`${logLevel.name} must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel.value}"`);
   }
+  const port = setting(flags, env, 'port', 'PORT');
   return {
-    host: flags.host ?? nonEmpty(env.HOST) ?? '127.0.0.1',
-    port: integer('PORT', flags.port ?? env.PORT, 8080, 0, 65535),
-    dataDir: path.resolve(flags['data-dir'] ?? nonEmpty(env.DATA_DIR) ?? './data'),
-    databaseUrl,
+    host: setting(flags, env, 'host', 'HOST').value ?? '127.0.0.1',
+    port: integer(port.name, port.value, 8080, 0, 65535),
+    dataDir: path.resolve(setting(flags, env, 'data-dir', 'DATA_DIR').value ?? './data'),
+    databaseUrl: databaseUrl.value,
     masterKey: nonEmpty(env.TRADELOOP_MASTER_KEY),
-    logLevel,
-    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 100, 0, 1e9),
+    logLevel: logLevel.value ?? 'info',
+    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', nonEmpty(env.RATE_LIMIT_PER_MINUTE), 100, 0, 1e9),
   };
+}
+
+/** A flag wins over its variable; the name comes along so that errors point at what was set. */
+function setting(flags: Flags, env: NodeJS.ProcessEnv, flag: keyof Flags, variable: string) {
+  const fromFlag = nonEmpty(flags[flag]);
+  return fromFlag !== undefined
+    ? { name: `--${flag}`, value: fromFlag }
+    : { name: variable, value: nonEmpty(env[variable]) };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
-function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number) {
-  const text = nonEmpty(raw);
+function integer(name: string, text: string | undefined, fallback: number, min: number, max: number) {
   if (text === undefined) return fallback;
-  const value = Number(text);
+  // Digits only: Number() would also take "0x50", "1e3" or "8080.0".
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
   }

@@ -8,6 +8,10 @@ const typeParsers = {
   },
 };
 
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+}
+
 /** PostgreSQL through a pg pool; `searchPath` isolates test runs in their own schema. */
 export async function openPostgres(url: string, searchPath?: string): Promise<Database> {
   const pool = new pg.Pool({
@@ -16,9 +20,29 @@ export async function openPostgres(url: string, searchPath?: string): Promise<Da
     types: typeParsers,
     ...(searchPath === undefined ? {} : { options: `-c search_path=${searchPath}` }),
   });
-  const probe = await pool.connect();
-  probe.release();
+  // Without a listener, an idle connection that the server closes (a restart) would crash the
+  // process; the pool drops that client by itself and the next query reports any lasting problem.
+  pool.on('error', () => undefined);
+  try {
+    const probe = await pool.connect();
+    probe.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new DatabaseUnavailableError(
+      `Cannot connect to PostgreSQL at ${describeUrl(url)}: ${(error as Error).message}`,
+    );
+  }
   return new PostgresDatabase(pool);
+}
+
+/** Host, port and database only: the URL may hold a password. */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname || 'localhost'}:${parsed.port || '5432'}${parsed.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
 }
 
 class PostgresDatabase implements Database {

@@ -18,12 +18,13 @@ const toUser = (row: UserRow): User => ({
 export class SqlUsersRepository implements UsersRepository {
   constructor(private readonly sql: Sql) {}
 
-  async create(name: string): Promise<User> {
+  async create(name: string): Promise<User | undefined> {
     const [row] = await this.sql.query<UserRow>(
-      'INSERT INTO users (name) VALUES ($1) RETURNING id, name, mode, created_at',
+      `INSERT INTO users (name) VALUES ($1) ON CONFLICT (name) DO NOTHING
+       RETURNING id, name, mode, created_at`,
       [name],
     );
-    return toUser(row!);
+    return row && toUser(row);
   }
 
   async findById(id: number): Promise<User | undefined> {

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+import { resolveMasterKey } from './master-key.ts';
+
+describe(loadConfig.name, () => {
+  it('defaults to PGlite in ./data on 127.0.0.1:8080', () => {
+    assert.deepEqual(loadConfig({}), {
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: path.resolve('data'),
+      databaseUrl: undefined,
+      masterKey: undefined,
+      logLevel: 'info',
+      rateLimitPerMinute: 100,
+    });
+  });
+
+  it('reads the environment, ignoring empty values', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '9090',
+      DATA_DIR: '/var/lib/tradeloop',
+      DATABASE_URL: 'postgresql://user:pw@db:5432/tradeloop',
+      TRADELOOP_MASTER_KEY: ' passphrase ',
+      LOG_LEVEL: 'debug',
+      RATE_LIMIT_PER_MINUTE: '0',
+    });
+    assert.deepEqual(config, {
+      host: '0.0.0.0',
+      port: 9090,
+      dataDir: '/var/lib/tradeloop',
+      databaseUrl: 'postgresql://user:pw@db:5432/tradeloop',
+      masterKey: 'passphrase',
+      logLevel: 'debug',
+      rateLimitPerMinute: 0,
+    });
+    assert.equal(loadConfig({ PORT: '', HOST: ' ', DATABASE_URL: '' }).port, 8080);
+    assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined);
+  });
+
+  it('lets flags override the environment', () => {
+    const config = loadConfig(
+      { HOST: '0.0.0.0', PORT: '9090', DATA_DIR: '/env', DATABASE_URL: 'postgres://env/db', LOG_LEVEL: 'debug' },
+      { host: '::1', port: '0', 'data-dir': 'relative', 'database-url': 'postgres://flag/db', 'log-level': 'error' },
+    );
+    assert.equal(config.host, '::1');
+    assert.equal(config.port, 0);
+    assert.equal(config.dataDir, path.resolve('relative'));
+    assert.equal(config.databaseUrl, 'postgres://flag/db');
+    assert.equal(config.logLevel, 'error');
+  });
+
+  const invalid: Array<[string, Record<string, string>, Record<string, string>, RegExp]> = [
+    ['a PORT that is not a number', { PORT: 'http' }, {}, /^PORT must be an integer from 0 to 65535, got "http"$/],
+    ['a PORT out of range', { PORT: '65536' }, {}, /^PORT must be an integer from 0 to 65535/],
+    ['a negative PORT', { PORT: '-1' }, {}, /^PORT must be/],
+    ['a fractional PORT', { PORT: '80.5' }, {}, /^PORT must be/],
+    ['a PORT in hexadecimal', { PORT: '0x50' }, {}, /^PORT must be/],
+    ['a --port flag out of range', { PORT: '80' }, { port: '70000' }, /^--port must be an integer .*, got "70000"$/],
+    [
+      'a DATABASE_URL of another kind',
+      { DATABASE_URL: 'mysql://db/x' },
+      {},
+      /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+    ],
+    ['a --database-url path', {}, { 'database-url': '/tmp/db' }, /^--database-url must be a postgres:\/\//],
+    [
+      'an unknown LOG_LEVEL',
+      { LOG_LEVEL: 'verbose' },
+      {},
+      /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"$/,
+    ],
+    ['an unknown --log-level', {}, { 'log-level': 'loud' }, /^--log-level must be one of/],
+    ['a negative RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '-5' }, {}, /^RATE_LIMIT_PER_MINUTE must be/],
+    ['a RATE_LIMIT_PER_MINUTE that is no number', { RATE_LIMIT_PER_MINUTE: 'lots' }, {}, /^RATE_LIMIT_PER_MINUTE/],
+  ];
+  for (const [what, env, flags, message] of invalid) {
+    it(`rejects ${what} with a ConfigError naming it`, () => {
+      assert.throws(() => loadConfig(env, flags), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, message);
+        return true;
+      });
+    });
+  }
+
+  it('never repeats a DATABASE_URL, which may hold a password', () => {
+    assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@db/x' }), (error: unknown) => {
+      return error instanceof ConfigError && !error.message.includes('hunter2');
+    });
+  });
+});
+
+describe(resolveMasterKey.name, () => {
+  let dataDir: string;
+  const keyFile = () => path.join(dataDir, 'master.key');
+
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-config-'));
+  });
+
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('creates master.key with mode 0600 on first use and reuses it afterwards', () => {
+    const first = resolveMasterKey(undefined, dataDir);
+    assert.equal(first.length, 32);
+    assert.equal(fs.statSync(keyFile()).mode & 0o777, 0o600);
+    assert.match(fs.readFileSync(keyFile(), 'utf8'), /^[0-9a-f]{64}\n$/);
+    assert.deepEqual(resolveMasterKey(undefined, dataDir), first);
+    assert.deepEqual(fs.readdirSync(dataDir), ['master.key']);
+  });
+
+  it('uses TRADELOOP_MASTER_KEY when given, and writes no file', () => {
+    const hex = 'ab'.repeat(32);
+    assert.deepEqual(resolveMasterKey(hex, dataDir), Buffer.from(hex, 'hex'));
+    assert.equal(fs.existsSync(keyFile()), false);
+  });
+
+  it('refuses an empty key file instead of deriving a key from nothing', () => {
+    fs.writeFileSync(keyFile(), '\n', { mode: 0o600 });
+    assert.throws(() => resolveMasterKey(undefined, dataDir), (error: unknown) => {
+      return error instanceof ConfigError && error.message.includes(keyFile());
+    });
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * The `tradeloop` command as an operator runs it: real processes on a temporary DATA_DIR.
+ * Without DATABASE_URL they use PGlite; with it, each suite gets its own schema through the
+ * URL's search_path, and the lock cases (PGlite only) are skipped.
+ */
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { signPayload } from '../support/signing.ts';
+import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
+
+const postgresUrl = process.env.DATABASE_URL || undefined;
+const pgliteOnly = { skip: postgresUrl === undefined ? false : 'the data directory lock is for PGlite only' };
+
+/** A temporary data directory and, on PostgreSQL, an empty schema; both removed by `cleanup`. */
+async function freshStore() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-e2e-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir };
+  const schema = `e2e_${randomBytes(6).toString('hex')}`;
+  if (postgresUrl !== undefined) {
+    await adminQuery(`CREATE SCHEMA ${schema}`);
+    const separator = postgresUrl.includes('?') ? '&' : '?';
+    env.DATABASE_URL = `${postgresUrl}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  }
+  const cleanup = async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (postgresUrl !== undefined) await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  };
+  return { dataDir, env, cleanup };
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+// The suites use separate stores, so they run side by side; the tests inside each run in order.
+describe('tradeloop command', { concurrency: true }, () => {
+  describe('users and keys', { concurrency: 1, timeout: 120_000 }, () => {
+    let store: Awaited<ReturnType<typeof freshStore>>;
+    let hmacKey: { id: number; api_key: string; secret: string };
+    let rsaKey: { id: number; api_key: string };
+    const processes = new TradeloopProcesses();
+    const cli = (args: string[], env: Record<string, string> = {}) =>
+      processes.run(args, { ...store.env, ...env });
+
+    // Hooks take their own timeout: the suite's does not cover them.
+    before(async () => {
+      store = await freshStore();
+    }, { timeout: 60_000 });
+
+    after(async () => {
+      processes.killAll();
+      await store?.cleanup();
+    });
+
+    it('creates a user, once, printing only JSON with --json even at LOG_LEVEL=info', async () => {
+      const created = await cli(['users', 'create', 'alice', '--json'], { LOG_LEVEL: 'info' });
+      assert.equal(created.code, 0, created.stderr);
+      assert.deepEqual(Object.keys(JSON.parse(created.stdout)), ['id', 'name']);
+      assert.match(created.stderr, /migrations applied/);
+      const again = await cli(['users', 'create', 'alice']);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /has already been taken/);
+      const text = await cli(['users', 'create', 'bob']);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /^Created user bob \(id \d+\)\n$/);
+    });
+
+    it('creates the master key file with mode 0600 on first use', () => {
+      const file = path.join(store.dataDir, 'master.key');
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    });
+
+    it('keys create --json prints exactly id, api_key and secret', async () => {
+      const result = await cli(
+        ['keys', 'create', '--user', 'alice', '--name', 'bot', '--permissions', 'BOTS_READ,BOTS_WRITE', '--json'],
+        { LOG_LEVEL: 'info' },
+      );
+      assert.equal(result.code, 0, result.stderr);
+      hmacKey = JSON.parse(result.stdout);
+      assert.deepEqual(Object.keys(hmacKey), ['id', 'api_key', 'secret']);
+      assert.equal(typeof hmacKey.id, 'number');
+      assert.match(hmacKey.api_key, /^[A-Za-z0-9]{64}$/);
+      assert.match(hmacKey.secret, /^[A-Za-z0-9]{64}$/);
+      assert.ok(!result.stderr.includes(hmacKey.secret));
+    });
+
+    it('keys create --rsa-public-key prints no secret', async () => {
+      const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const pemFile = path.join(store.dataDir, 'client.pub.pem');
+      fs.writeFileSync(pemFile, publicKey.export({ type: 'spki', format: 'pem' }));
+      const result = await cli([
+        'keys', 'create', '--user', 'alice', '--name', 'rsa client', '--permissions', 'SMART_TRADES_READ',
+        '--rsa-public-key', pemFile, '--strict', '--json',
+      ]);
+      assert.equal(result.code, 0, result.stderr);
+      rsaKey = JSON.parse(result.stdout);
+      assert.deepEqual(Object.keys(rsaKey), ['id', 'api_key']);
+    });
+
+    it('keys list --json shows the keys without key or secret', async () => {
+      const result = await cli(['keys', 'list', '--json']);
+      assert.equal(result.code, 0, result.stderr);
+      for (const text of [hmacKey.api_key, hmacKey.secret, rsaKey.api_key]) {
+        assert.ok(!result.stdout.includes(text), 'a key or secret is listed');
+      }
+      const keys = JSON.parse(result.stdout);
+      assert.deepEqual(
+        keys.map((key: Record<string, unknown>) => [
+          key.id, key.user, key.name, key.signature_type, key.strict, key.revoked_at,
+        ]),
+        [
+          [hmacKey.id, 'alice', 'bot', 'hmac', false, null],
+          [rsaKey.id, 'alice', 'rsa client', 'rsa', true, null],
+        ],
+      );
+      assert.equal(keys[0].key_prefix, hmacKey.api_key.slice(0, 8));
+      assert.deepEqual(keys[0].permissions, ['BOTS_READ', 'BOTS_WRITE']);
+    });
+
+    it('keys revoke marks the key revoked, and a second revoke fails', async () => {
+      const revoked = await cli(['keys', 'revoke', String(hmacKey.id)]);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      const listed = JSON.parse((await cli(['keys', 'list', '--json'])).stdout);
+      assert.notEqual(listed[0].revoked_at, null);
+      assert.equal(listed[1].revoked_at, null);
+      const again = await cli(['keys', 'revoke', String(hmacKey.id)]);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, new RegExp(`No active API key with id ${hmacKey.id}`));
+    });
+
+    it('rejects an unknown permission with a message that names it and the known ones', async () => {
+      const result = await cli([
+        'keys', 'create', '--user', 'alice', '--name', 'x', '--permissions', 'BOTS_READ,BOTS_FLY',
+      ]);
+      assert.notEqual(result.code, 0);
+      assert.equal(result.stdout, '');
+      assert.match(result.stderr, /Unknown permission\(s\): BOTS_FLY\. Known permissions: .*BOTS_WRITE/);
+    });
+
+    it('rejects a key for an unknown user', async () => {
+      const result = await cli(['keys', 'create', '--user', 'nobody', '--name', 'x', '--permissions', 'BOTS_READ']);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /no user named nobody/);
+    });
+  });
+
+  describe('serve', { concurrency: 1, timeout: 120_000 }, () => {
+    const masterKey = randomBytes(32).toString('hex');
+    let store: Awaited<ReturnType<typeof freshStore>>;
+    let server: RunningServer | undefined;
+    let adminKey: { id: number; api_key: string; secret: string };
+    const processes = new TradeloopProcesses();
+
+    before(async () => {
+      store = await freshStore();
+      // With the master key from the environment, any master.key file would come from a process
+      // that was refused the data directory.
+      server = await processes.serve({ ...store.env, PORT: '0', LOG_LEVEL: 'info', TRADELOOP_MASTER_KEY: masterKey });
+    }, { timeout: 90_000 });
+
+    after(async () => {
+      processes.killAll();
+      await store?.cleanup();
+    });
+
+    it('writes the admin key to DATA_DIR/admin-key.json, mode 0600, and logs only where', () => {
+      const file = path.join(store.dataDir, 'admin-key.json');
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+      adminKey = JSON.parse(fs.readFileSync(file, 'utf8'));
+      assert.deepEqual(Object.keys(adminKey), ['id', 'api_key', 'secret']);
+      assert.ok(server!.output().includes(file));
+    });
+
+    it('accepts a request signed with the admin key', async () => {
+      const url = `http://127.0.0.1:${server!.port}/public/api/ver1/validate`;
+      const signature = signPayload({ apiKey: adminKey.api_key, secret: adminKey.secret }, '/public/api/ver1/validate');
+      const response = await fetch(url, { headers: { APIKEY: adminKey.api_key, Signature: signature } });
+      assert.equal(response.status, 200);
+      const forged = await fetch(url, { headers: { APIKEY: adminKey.api_key, Signature: '0'.repeat(64) } });
+      assert.equal(forged.status, 401);
+    });
+
+    it('makes a second process on the same data directory fail at once, changing nothing', pgliteOnly, async () => {
+      const filesBefore = fs.readdirSync(store.dataDir).sort();
+      const result = await processes.run(['keys', 'list'], store.env);
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout, '');
+      assert.match(result.stderr, /is in use by another Tradeloop process \(pid \d+\)/);
+      assert.deepEqual(fs.readdirSync(store.dataDir).sort(), filesBefore);
+      assert.ok(!filesBefore.includes('master.key'));
+    });
+
+    it('stops on SIGTERM with exit code 0, releasing the lock, and never logged a secret', async () => {
+      const code = await server!.stop('SIGTERM');
+      assert.equal(code, 0, server!.output());
+      assert.equal(fs.existsSync(path.join(store.dataDir, 'tradeloop.lock')), false);
+      const log = server!.output();
+      assert.match(log, /"msg":"shutting down"/);
+      for (const text of [adminKey.secret, adminKey.api_key, masterKey]) {
+        assert.ok(!log.includes(text), 'the log holds a secret');
+      }
+    });
+
+    it('lets the CLI open the data directory once the server has stopped', async () => {
+      const result = await processes.run(['keys', 'list', '--json'], { ...store.env, TRADELOOP_MASTER_KEY: masterKey });
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(JSON.parse(result.stdout).map((key: { user: string }) => key.user), ['admin']);
+    });
+  });
+});

@@ -1,0 +1,92 @@
+/** Runs bin/tradeloop.js as child processes, with an environment that holds only what a test sets. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'bin/tradeloop.js');
+
+/** Settings the tests choose themselves; inherited ones would make results depend on the shell. */
+const CONTROLLED = [
+  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'TRADELOOP_MASTER_KEY', 'LOG_LEVEL',
+  'RATE_LIMIT_PER_MINUTE', 'NODE_TEST_CONTEXT', 'NODE_OPTIONS',
+];
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunningServer {
+  port: number;
+  /** Everything the server wrote so far, stdout and stderr. */
+  output(): string;
+  stop(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+/** One per suite: `killAll` in an after hook ends whatever a failed or timed-out test left running. */
+export class TradeloopProcesses {
+  private readonly running = new Set<ChildProcess>();
+
+  killAll(): void {
+    for (const child of this.running) child.kill('SIGKILL');
+  }
+
+  run(args: string[], env: Record<string, string>): Promise<CliResult> {
+    const child = this.spawn(args, env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    return new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  /** Starts `tradeloop serve`; resolves once it logs "Tradeloop is listening", rejects if it exits first. */
+  serve(env: Record<string, string>): Promise<RunningServer> {
+    const child = this.spawn(['serve'], env);
+    let output = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return new Promise((resolve, reject) => {
+      const onData = (chunk: string) => {
+        output += chunk;
+        const port = output.split('\n').map(listeningPort).find((found) => found !== undefined);
+        if (port === undefined) return;
+        resolve({
+          port,
+          output: () => output,
+          stop: (signal) => {
+            child.kill(signal);
+            return exited;
+          },
+        });
+      };
+      child.stdout!.setEncoding('utf8').on('data', onData);
+      child.stderr!.setEncoding('utf8').on('data', onData);
+      child.on('error', reject);
+      void exited.then((code) => reject(new Error(`tradeloop serve exited with ${code}:\n${output}`)));
+    });
+  }
+
+  private spawn(args: string[], env: Record<string, string>): ChildProcess {
+    const base = { ...process.env };
+    for (const name of CONTROLLED) delete base[name];
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, ...env }, stdio: 'pipe' });
+    this.running.add(child);
+    child.on('exit', () => this.running.delete(child));
+    return child;
+  }
+}
+
+function listeningPort(line: string): number | undefined {
+  if (!line.includes('Tradeloop is listening')) return undefined;
+  try {
+    const port: unknown = JSON.parse(line).address?.port;
+    return typeof port === 'number' ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
