@@ -37,7 +37,10 @@ export interface CoreOptions {
   db?: Database;
 }
 
-/** Logs go to stdout for the server; CLI commands pass stderr (fd 2) to keep stdout for their output. */
+/**
+ * Logs go to stdout for the server, written asynchronously so a request never waits on the
+ * terminal; CLI commands pass stderr (fd 2), synchronously, to keep stdout for their output.
+ */
 export function createLogger(level: string, fd = 1): Logger {
   return pino(
     {
@@ -48,7 +51,7 @@ export function createLogger(level: string, fd = 1): Logger {
         censor: '[redacted]',
       },
     },
-    pino.destination({ dest: fd, sync: true }),
+    pino.destination({ dest: fd, sync: fd !== 1 }),
   );
 }
 

@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -31,4 +31,9 @@ export function parseRsaPublicKey(pem: string): KeyObject {
 /** API keys are looked up by this hash; the key itself is never stored. */
 export function hashApiKey(apiKey: string): string {
   return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+}
+
+/** An HMAC secret as a key object, imported once instead of on every signature check. */
+export function hmacSecretKey(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, 'utf8'));
 }

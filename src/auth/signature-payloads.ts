@@ -16,37 +16,35 @@ export interface PayloadCandidate {
   coversBody: boolean;
 }
 
-export function payloadCandidates(request: SignedRequest): PayloadCandidate[] {
+/** Candidates in the order clients most often sign, built lazily: the first usually matches. */
+export function* payloadCandidates(request: SignedRequest): Generator<PayloadCandidate> {
   const questionMark = request.rawUrl.indexOf('?');
   const path = questionMark === -1 ? request.rawUrl : request.rawUrl.slice(0, questionMark);
   const query = questionMark === -1 ? '' : request.rawUrl.slice(questionMark + 1);
   const hasBody = request.body.length > 0;
   const pathAndQuery = query === '' ? path : `${path}?${query}`;
 
-  const candidates: PayloadCandidate[] = [];
+  const texts: Array<[string, boolean]> = [];
+  if (hasBody) texts.push([query === '' ? `${path}?` : pathAndQuery, true], [pathAndQuery, true]);
+  texts.push([pathAndQuery, false]);
+  if (query === '') {
+    texts.push([`${path}?`, false]);
+  } else {
+    texts.push([`${path}?${strictlyReencoded(query)}`, false]);
+    texts.push([`${path}?${query.split('&').sort().join('&')}`, false]);
+  }
+
   const seen = new Set<string>();
-  const add = (text: string, withBody: boolean) => {
+  for (const [text, withBody] of texts) {
     const key = `${withBody ? 'B' : '-'}${text}`;
-    if (seen.has(key)) return;
+    if (seen.has(key)) continue;
     seen.add(key);
     const head = Buffer.from(text, 'utf8');
-    candidates.push({
+    yield {
       payload: withBody ? Buffer.concat([head, request.body]) : head,
       coversBody: withBody || !hasBody,
-    });
-  };
-
-  if (hasBody) {
-    add(query === '' ? `${path}?` : pathAndQuery, true);
-    add(pathAndQuery, true);
+    };
   }
-  add(pathAndQuery, false);
-  if (query !== '') {
-    add(`${path}?${strictlyReencoded(query)}`, false);
-    add(`${path}?${query.split('&').sort().join('&')}`, false);
-  }
-  add(`${path}?`, false);
-  return candidates;
 }
 
 /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { hmacSecretKey } from './key-material.ts';
 import { payloadCandidates, strictlyReencoded } from './signature-payloads.ts';
 import { verifySignature, type SigningKey } from './verify-signature.ts';
 
@@ -9,7 +10,7 @@ const DOC_SECRET = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fA
 const CHANGE_MODE = '/public/api/ver1/users/change_mode';
 const hmacKey = (strict = false): SigningKey => ({
   scheme: 'hmac',
-  secret: Buffer.from(DOC_SECRET),
+  secret: hmacSecretKey(DOC_SECRET),
   strict,
 });
 const hmac = (payload: string) => createHmac('sha256', DOC_SECRET).update(payload).digest('hex');
@@ -85,8 +86,14 @@ describe('candidate payloads', () => {
   });
 
   it('lists each distinct payload once', () => {
-    const payloads = payloadCandidates(request(path)).map((c) => c.payload.toString());
+    const payloads = [...payloadCandidates(request(path))].map((c) => c.payload.toString());
     assert.deepEqual(payloads, [path, `${path}?`]);
+  });
+
+  it('accepts a bare trailing question mark only when the query is empty', () => {
+    assert.equal(verifySignature(hmacKey(), request(`${path}?`), hmac(`${path}?`)), true);
+    assert.equal(verifySignature(hmacKey(), request(`${path}?limit=5`), hmac(`${path}?`)), false);
+    assert.equal(verifySignature(hmacKey(true), request(`${CHANGE_MODE}?mode=real`), hmac(`${CHANGE_MODE}?`)), false);
   });
 
   it('re-encodes strictly as RFC 3986 with indexed arrays, order kept', () => {

@@ -3,27 +3,33 @@ import { payloadCandidates, type SignedRequest } from './signature-payloads.ts';
 
 /** What a key needs to check a signature: its HMAC secret or its registered RSA public key. */
 export type SigningKey =
-  | { scheme: 'hmac'; secret: Buffer; strict: boolean }
+  | { scheme: 'hmac'; secret: KeyObject; strict: boolean }
   | { scheme: 'rsa'; publicKey: KeyObject; strict: boolean };
 
 const HEX_SIGNATURE = /^[0-9a-fA-F]{64}$/;
 
 export function verifySignature(key: SigningKey, request: SignedRequest, signature: string): boolean {
-  const candidates = payloadCandidates(request).filter((c) => c.coversBody || !key.strict);
+  const matches = signatureMatcher(key, signature);
+  if (!matches) return false;
+  for (const candidate of payloadCandidates(request)) {
+    if ((candidate.coversBody || !key.strict) && matches(candidate.payload)) return true;
+  }
+  return false;
+}
+
+function signatureMatcher(key: SigningKey, signature: string): ((payload: Buffer) => boolean) | undefined {
   if (key.scheme === 'hmac') {
-    if (!HEX_SIGNATURE.test(signature)) return false;
+    if (!HEX_SIGNATURE.test(signature)) return undefined;
     const provided = Buffer.from(signature, 'hex');
-    return candidates.some((candidate) =>
-      timingSafeEqual(createHmac('sha256', key.secret).update(candidate.payload).digest(), provided),
-    );
+    return (payload) => timingSafeEqual(createHmac('sha256', key.secret).update(payload).digest(), provided);
   }
   const provided = Buffer.from(signature.trim(), 'base64');
-  if (provided.length === 0) return false;
-  return candidates.some((candidate) => {
+  if (provided.length === 0) return undefined;
+  return (payload) => {
     try {
-      return verify('sha256', candidate.payload, key.publicKey, provided);
+      return verify('sha256', payload, key.publicKey, provided);
     } catch {
       return false;
     }
-  });
+  };
 }

@@ -29,6 +29,7 @@ export async function runServe(config: Config): Promise<number> {
     }
   } finally {
     await core.close();
+    core.logger.flush();
   }
   return 0;
 }

@@ -1,4 +1,4 @@
-import { hashApiKey, parseRsaPublicKey, randomToken } from '../auth/key-material.ts';
+import { hashApiKey, hmacSecretKey, parseRsaPublicKey, randomToken } from '../auth/key-material.ts';
 import type { Permission } from '../auth/permissions.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { SigningKey } from '../auth/verify-signature.ts';
@@ -30,14 +30,21 @@ export interface AuthenticatedKey {
 export type ApiKeySummary = Omit<ApiKeyRecord, 'sealedSecret' | 'rsaPublicKey'>;
 
 const KEY_NAME_MAX = 100;
+const MAX_CACHED_KEYS = 10_000;
+
+interface CacheEntry {
+  lookup: Promise<AuthenticatedKey | undefined>;
+  expiresAt: number;
+}
 
 /**
  * Issues, lists, revokes and resolves API keys. Resolved keys (with their decrypted secret) are
  * cached for `cacheTtlMs` so that signature checks do not touch the database; a revocation in this
  * process takes effect at once, one made by another process (shared PostgreSQL) within the TTL.
+ * At most MAX_CACHED_KEYS entries are kept.
  */
 export class ApiKeysService {
-  private readonly cache = new Map<string, { key: AuthenticatedKey; expiresAt: number }>();
+  private readonly cache = new Map<string, CacheEntry>();
 
   constructor(
     private readonly keys: ApiKeysRepository,
@@ -90,23 +97,39 @@ export class ApiKeysService {
 
   async revoke(id: number): Promise<void> {
     if (!(await this.keys.revoke(id))) throw errors.notFound();
-    for (const [apiKey, entry] of this.cache) {
-      if (entry.key.id === id) this.cache.delete(apiKey);
-    }
+    // Revocations are rare: clearing the whole cache is simpler than finding the key's entry.
+    this.cache.clear();
   }
 
-  async authenticate(apiKey: string): Promise<AuthenticatedKey | undefined> {
-    const cached = this.cache.get(apiKey);
+  /**
+   * Lookups are cached as promises, so concurrent requests for one key share a single lookup, and
+   * unknown keys are cached too, so made-up keys cannot make every request hit the database.
+   */
+  authenticate(apiKey: string): Promise<AuthenticatedKey | undefined> {
     const now = this.now();
-    if (cached && cached.expiresAt > now) return cached.key;
+    const cached = this.cache.get(apiKey);
+    if (cached && cached.expiresAt > now) return cached.lookup;
+    const lookup = this.lookUp(apiKey);
+    this.remember(apiKey, { lookup, expiresAt: now + this.cacheTtlMs });
+    lookup.catch(() => {
+      if (this.cache.get(apiKey)?.lookup === lookup) this.cache.delete(apiKey);
+    });
+    return lookup;
+  }
+
+  private async lookUp(apiKey: string): Promise<AuthenticatedKey | undefined> {
     const record = await this.keys.findActiveByHash(hashApiKey(apiKey));
-    if (!record) {
-      this.cache.delete(apiKey);
-      return undefined;
+    return record && this.toAuthenticated(record);
+  }
+
+  private remember(apiKey: string, entry: CacheEntry): void {
+    this.cache.delete(apiKey);
+    this.cache.set(apiKey, entry);
+    // Maps iterate in insertion order, so the first entries are the least recently refreshed.
+    for (const oldest of this.cache.keys()) {
+      if (this.cache.size <= MAX_CACHED_KEYS) break;
+      this.cache.delete(oldest);
     }
-    const key = this.toAuthenticated(record);
-    this.cache.set(apiKey, { key, expiresAt: now + this.cacheTtlMs });
-    return key;
   }
 
   private toAuthenticated(record: ApiKeyRecord): AuthenticatedKey {
@@ -124,6 +147,6 @@ export class ApiKeysService {
     } catch {
       throw errors.masterKeyMismatch();
     }
-    return { scheme: 'hmac', secret: Buffer.from(secret, 'utf8'), strict: record.strict };
+    return { scheme: 'hmac', secret: hmacSecretKey(secret), strict: record.strict };
   }
 }

@@ -73,7 +73,7 @@ export const errors = {
     new ApiError(
       429,
       'rate_limit_exceeded',
-      `Too many requests for this API key; retry in ${retryAfterSeconds} seconds`,
+      `Too many requests; retry in ${retryAfterSeconds} seconds`,
       undefined,
       { 'Retry-After': String(retryAfterSeconds) },
     ),

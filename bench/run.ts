@@ -1,0 +1,75 @@
+/**
+ * Runs the benchmarks: every module directly in bench/ (this one aside) that exports `benchmark`
+ * as described in support/benchmark.ts, one after the other in file-name order. Arguments name the
+ * ones to run (`npm run bench -- http-signing`). Exits with status 1 when any fails or throws.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isBenchmark, readSettings, type Benchmark, type BenchSettings } from './support/benchmark.ts';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const thisFile = path.basename(fileURLToPath(import.meta.url));
+
+async function loadBenchmarks(): Promise<Benchmark[]> {
+  const files = fs
+    .readdirSync(benchDir)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && file !== thisFile)
+    .sort();
+  const benchmarks: Benchmark[] = [];
+  for (const file of files) {
+    const loaded: unknown = await import(pathToFileURL(path.join(benchDir, file)).href);
+    const candidate = (loaded as { benchmark?: unknown }).benchmark;
+    if (!isBenchmark(candidate)) throw new Error(`bench/${file} does not export a \`benchmark\``);
+    benchmarks.push(candidate);
+  }
+  return benchmarks;
+}
+
+async function main(): Promise<number> {
+  let settings: BenchSettings;
+  try {
+    settings = readSettings(process.env);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+  const all = await loadBenchmarks();
+  const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const unknown = wanted.filter((name) => !all.some((benchmark) => benchmark.name === name));
+  if (unknown.length > 0) {
+    console.error(`Unknown benchmark: ${unknown.join(', ')}. Known: ${all.map((b) => b.name).join(', ')}`);
+    return 1;
+  }
+  const selected = wanted.length === 0 ? all : all.filter((benchmark) => wanted.includes(benchmark.name));
+
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  console.log(`node ${process.version}, ${os.availableParallelism()} CPUs (${cpu}), ${os.platform()} ${os.release()}`);
+  // Other work on the machine moves the figures; the load average shows how much there was.
+  console.log(`load average before: ${loadAverage()}`);
+  const failed: string[] = [];
+  for (const benchmark of selected) {
+    console.log(`\n${benchmark.name}: ${benchmark.description}`);
+    try {
+      const { failures } = await benchmark.run(settings);
+      for (const failure of failures) console.error(`  FAILED ${failure}`);
+      if (failures.length > 0) failed.push(benchmark.name);
+    } catch (error) {
+      console.error(`  FAILED ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      failed.push(benchmark.name);
+    }
+  }
+  console.log(`\nload average after: ${loadAverage()}`);
+  console.log(failed.length === 0 ? 'All benchmarks passed.' : `Failed: ${failed.join(', ')}`);
+  return failed.length === 0 ? 0 : 1;
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+}
+
+process.exitCode = await main();
