@@ -12,6 +12,16 @@ import { resolveMasterKey } from './config/master-key.ts';
 import { buildHttpServer } from './http/server.ts';
 import { ApiKeysService } from './services/api-keys.service.ts';
 import { UsersService } from './services/users.service.ts';
+import { paperTrading } from './app-paper.ts';
+import type { PaperTrading } from './engine/paper-trading.ts';
+import { CcxtConnector } from './exchanges/ccxt/ccxt-connector.ts';
+import type { ExchangeConnector } from './exchanges/exchange-connector.ts';
+import type { PriceFeed } from './market-data/price-feed.ts';
+import { AccountOverviews } from './services/account-overview.ts';
+import { AccountsService } from './services/accounts.service.ts';
+import { MarketsService } from './services/markets.service.ts';
+import { dec, ZERO } from './shared/decimal.ts';
+import { SqlAccountsRepository } from './store/accounts.repository.ts';
 import { SqlApiKeysRepository } from './store/api-keys.repository.ts';
 import { SqlUsersRepository } from './store/users.repository.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
@@ -28,12 +38,22 @@ export interface Core {
   db: Database;
   users: UsersService;
   apiKeys: ApiKeysService;
+  markets: MarketsService;
+  accounts: AccountsService;
+  overviews: AccountOverviews;
+  paper: PaperTrading;
+  /** Loads the paper exchange's state and starts its price feed (the server does, the CLI not). */
+  startTrading(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface CoreOptions {
   logger?: Logger;
   /** An already open database (tests); otherwise opened from the config. */
+  /** The real-exchange connector; ccxt over the network by default. */
+  connector?: ExchangeConnector;
+  /** The paper market's price feed; chosen by PAPER_FEED by default. */
+  feed?: PriceFeed;
   db?: Database;
 }
 
@@ -71,22 +91,35 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const applied = await migrate(db);
     if (applied.length > 0) logger.info({ migrations: applied, store: db.kind }, 'migrations applied');
 
+    const secretBox = new SecretBox(masterKey);
+    const connector = options.connector ?? new CcxtConnector();
+    const paper = paperTrading(config.paper, db, connector, logger, options.feed);
+    const markets = new MarketsService(paper, connector);
+    const paperBalances = config.paper.balances.map((b) => ({ currency: b.currency, free: dec(b.amount), locked: ZERO }));
+    const accounts = new AccountsService(new SqlAccountsRepository(db), markets, paper, connector, secretBox, paperBalances);
     const usersRepository = new SqlUsersRepository(db);
-    const users = new UsersService(usersRepository);
-    const apiKeys = new ApiKeysService(
-      new SqlApiKeysRepository(db),
-      usersRepository,
-      new SecretBox(masterKey),
-    );
+    const users = new UsersService(usersRepository, (user) => accounts.createPaperAccount(user.id));
+    const apiKeys = new ApiKeysService(new SqlApiKeysRepository(db), usersRepository, secretBox);
     const database = db;
+    let trading = false;
     return {
       config,
       logger,
       db: database,
       users,
       apiKeys,
+      markets,
+      accounts,
+      overviews: new AccountOverviews(accounts, markets, () => new Date()),
+      paper,
+      startTrading: async () => {
+        await paper.start();
+        trading = true;
+        logger.info({ feed: paper.feedKind }, 'paper exchange running');
+      },
       close: async () => {
         try {
+          if (trading) await paper.stop();
           if (!options.db) await database.close();
         } finally {
           releaseLock();
@@ -105,6 +138,10 @@ export async function buildApp(core: Core, now: () => Date = () => new Date()): 
     logger: core.logger,
     users: core.users,
     apiKeys: core.apiKeys,
+    markets: core.markets,
+    accounts: core.accounts,
+    overviews: core.overviews,
+    paper: core.paper,
     rateLimitPerMinute: core.config.rateLimitPerMinute,
     version: VERSION,
     now,

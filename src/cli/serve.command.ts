@@ -12,6 +12,7 @@ export async function runServe(config: Config): Promise<number> {
   });
   const core = await openCore(config);
   try {
+    await core.startTrading();
     await bootstrapAdmin(core);
     const app = await buildApp(core);
     try {

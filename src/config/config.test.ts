@@ -6,6 +6,18 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from './config.ts';
 import { resolveMasterKey } from './master-key.ts';
 
+const DEFAULT_PAPER = {
+  feed: 'live',
+  replaySpeed: 3600,
+  liveExchange: 'binance',
+  balances: [
+    { currency: 'USDT', amount: '10000' },
+    { currency: 'BTC', amount: '0.1' },
+    { currency: 'ETH', amount: '2' },
+  ],
+  fee: '0.001',
+};
+
 describe(loadConfig.name, () => {
   it('defaults to PGlite in ./data on 127.0.0.1:8080', () => {
     assert.deepEqual(loadConfig({}), {
@@ -16,6 +28,7 @@ describe(loadConfig.name, () => {
       masterKey: undefined,
       logLevel: 'info',
       rateLimitPerMinute: 100,
+      paper: DEFAULT_PAPER,
     });
   });
 
@@ -37,6 +50,7 @@ describe(loadConfig.name, () => {
       masterKey: 'passphrase',
       logLevel: 'debug',
       rateLimitPerMinute: 0,
+      paper: DEFAULT_PAPER,
     });
     assert.equal(loadConfig({ PORT: '', HOST: ' ', DATABASE_URL: '' }).port, 8080);
     assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined);
@@ -126,4 +140,37 @@ describe(resolveMasterKey.name, () => {
       return error instanceof ConfigError && error.message.includes(keyFile());
     });
   });
+});
+
+describe('paper trading settings', () => {
+  it('reads the feed, replay speed, balances and fee', () => {
+    const { paper } = loadConfig({
+      PAPER_FEED: 'replay',
+      PAPER_REPLAY_SPEED: '60',
+      PAPER_BALANCES: 'USDT:500, SOL:3.5',
+      PAPER_FEE: '0.00075',
+      PAPER_LIVE_EXCHANGE: 'kraken',
+    });
+    assert.deepEqual(paper, {
+      feed: 'replay',
+      replaySpeed: 60,
+      liveExchange: 'kraken',
+      balances: [
+        { currency: 'USDT', amount: '500' },
+        { currency: 'SOL', amount: '3.5' },
+      ],
+      fee: '0.00075',
+    });
+  });
+
+  for (const [name, value, message] of [
+    ['PAPER_FEED', 'random', /PAPER_FEED must be one of live, replay, synthetic, manual/],
+    ['PAPER_BALANCES', 'USDT=5', /PAPER_BALANCES must look like/],
+    ['PAPER_FEE', '1.5', /PAPER_FEE must be a fraction below 1/],
+    ['PAPER_REPLAY_SPEED', '-1', /PAPER_REPLAY_SPEED must be an integer/],
+  ] as const) {
+    it(`refuses ${name}=${value}`, () => {
+      assert.throws(() => loadConfig({ [name]: value }), message);
+    });
+  }
 });

@@ -11,6 +11,21 @@ export interface Config {
   logLevel: string;
   /** Requests per minute per API key; 0 disables the limit. */
   rateLimitPerMinute: number;
+  paper: PaperConfig;
+}
+
+export const FEED_KINDS = ['live', 'replay', 'synthetic', 'manual'] as const;
+
+export interface PaperConfig {
+  feed: (typeof FEED_KINDS)[number];
+  /** How many times faster than real time the replay feed runs. */
+  replaySpeed: number;
+  /** The exchange whose public prices the live feed polls. */
+  liveExchange: string;
+  /** Starting balances of every new paper account, as currency and amount text. */
+  balances: Array<{ currency: string; amount: string }>;
+  /** Maker and taker fee as a fraction (0.001 = 0.1 %). */
+  fee: string;
 }
 
 export type Flags = Partial<Record<'host' | 'port' | 'data-dir' | 'database-url' | 'log-level', string>>;
@@ -40,7 +55,34 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
     masterKey: nonEmpty(env.TRADELOOP_MASTER_KEY),
     logLevel: logLevel.value ?? 'info',
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', nonEmpty(env.RATE_LIMIT_PER_MINUTE), 100, 0, 1e9),
+    paper: paperConfig(env),
   };
+}
+
+function paperConfig(env: NodeJS.ProcessEnv): PaperConfig {
+  const feed = nonEmpty(env.PAPER_FEED) ?? 'live';
+  if (!(FEED_KINDS as readonly string[]).includes(feed)) {
+    throw new ConfigError(`PAPER_FEED must be one of ${FEED_KINDS.join(', ')}, got "${feed}"`);
+  }
+  const fee = nonEmpty(env.PAPER_FEE) ?? '0.001';
+  if (!/^0(\.\d+)?$/.test(fee)) throw new ConfigError(`PAPER_FEE must be a fraction below 1, got "${fee}"`);
+  return {
+    feed: feed as PaperConfig['feed'],
+    replaySpeed: integer('PAPER_REPLAY_SPEED', nonEmpty(env.PAPER_REPLAY_SPEED), 3600, 0, 1e9),
+    liveExchange: nonEmpty(env.PAPER_LIVE_EXCHANGE) ?? 'binance',
+    balances: paperBalances(nonEmpty(env.PAPER_BALANCES) ?? 'USDT:10000,BTC:0.1,ETH:2'),
+    fee,
+  };
+}
+
+function paperBalances(text: string): PaperConfig['balances'] {
+  return text.split(',').map((part) => {
+    const match = /^\s*([A-Z0-9]{1,20}):(\d+(\.\d+)?)\s*$/.exec(part);
+    if (!match) {
+      throw new ConfigError(`PAPER_BALANCES must look like "USDT:10000,BTC:0.1", got "${text}"`);
+    }
+    return { currency: match[1]!, amount: match[2]! };
+  });
 }
 
 /** A flag wins over its variable; the name comes along so that errors point at what was set. */

@@ -23,11 +23,28 @@ export const ACCESS_TABLE = {
   'GET /ver1/users/current_mode': signed('ACCOUNTS_READ'),
   'GET /ver1/users/permissions_info': signed('NONE'),
 
+  'GET /ver1/accounts/market_list': open,
+  'GET /ver1/accounts/market_pairs': open,
+  'GET /ver1/accounts/currency_rates': open,
+  'GET /ver1/accounts/currency_rates_with_leverage_data': open,
+  'POST /ver1/accounts/new': signed('ACCOUNTS_WRITE'),
+  'GET /ver1/accounts': signed('ACCOUNTS_READ'),
+  'GET /ver1/accounts/:account_id': signed('ACCOUNTS_READ'),
+  'POST /ver1/accounts/update': signed('ACCOUNTS_WRITE'),
+  'POST /ver1/accounts/:account_id/rename': signed('ACCOUNTS_WRITE'),
+  'POST /ver1/accounts/:account_id/remove': signed('ACCOUNTS_WRITE'),
+  'POST /ver1/accounts/:account_id/load_balances': signed('ACCOUNTS_READ'),
+  'POST /ver1/accounts/:account_id/account_table_data': signed('ACCOUNTS_READ'),
+  'POST /ver1/accounts/:account_id/pie_chart_data': signed('ACCOUNTS_READ'),
+  'GET /ver1/accounts/:account_id/active_trading_entities': signed('ACCOUNTS_READ'),
+  'GET /ver1/accounts/:account_id/balance_chart_data': signed('ACCOUNTS_READ'),
+
   'POST /ext/users': signed('ADMIN'),
   'GET /ext/users': signed('ADMIN'),
   'POST /ext/api_keys': signed('ADMIN'),
   'GET /ext/api_keys': signed('ADMIN'),
   'DELETE /ext/api_keys/:id': signed('ADMIN'),
+  'POST /ext/paper/ticks': signed('ADMIN'),
 } as const satisfies Record<string, RouteAccess>;
 
 export type RouteKey = keyof typeof ACCESS_TABLE;

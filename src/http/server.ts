@@ -11,7 +11,14 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { parseQuery } from './request-input.ts';
 import { registerRoutes } from './route.ts';
+import type { PaperTrading } from '../engine/paper-trading.ts';
+import type { AccountOverviews } from '../services/account-overview.ts';
+import type { AccountsService } from '../services/accounts.service.ts';
+import type { MarketsService } from '../services/markets.service.ts';
 import { adminRoutes } from './routes/ext/admin.routes.ts';
+import { paperRoutes } from './routes/ext/paper.routes.ts';
+import { accountRoutes } from './routes/ver1/accounts.routes.ts';
+import { marketDataRoutes } from './routes/ver1/market-data.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
 import { systemRoutes } from './routes/ver1/system.routes.ts';
 import { userRoutes } from './routes/ver1/users.routes.ts';
@@ -20,6 +27,10 @@ export interface HttpDeps {
   logger: Logger;
   apiKeys: ApiKeysService;
   users: UsersService;
+  markets: MarketsService;
+  accounts: AccountsService;
+  overviews: AccountOverviews;
+  paper: PaperTrading;
   rateLimitPerMinute: number;
   version: string;
   now(): Date;
@@ -58,6 +69,9 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...systemRoutes(deps.now),
     ...userRoutes(deps.users),
     ...adminRoutes(deps.users, deps.apiKeys),
+    ...paperRoutes(deps.paper, deps.now),
+    ...marketDataRoutes(deps.markets),
+    ...accountRoutes(deps),
   ]);
   await app.ready();
   return app;

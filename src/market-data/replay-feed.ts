@@ -3,18 +3,21 @@
  * for one or more pairs merged in time order. `speed` is how many times faster than real time the
  * replay runs; 0 replays as fast as the sink takes the ticks (backtests and benchmarks).
  */
-import { intraCandlePath, type Candle } from '../domain/market/candle.ts';
+import { intraCandlePath, type Candle, type PathPoint } from '../domain/market/candle.ts';
 import type { MarketTick } from '../domain/market/market-tick.ts';
 import type { Trade } from './market-files.ts';
 import type { PriceFeed, TickSink } from './price-feed.ts';
 
 export type ReplaySource =
   | { pair: string; candles: Candle[]; candleDurationMs: number }
-  | { pair: string; trades: Trade[] };
+  | { pair: string; trades: Trade[] }
+  | { pair: string; points: PathPoint[] };
 
 export interface ReplayFeedOptions {
   sources: ReplaySource[];
   speed: number;
+  /** Moves every time by one offset so that the replay's first tick happens at this time. */
+  shiftTo?: Date;
   onError?: (error: unknown) => void;
   onEnd?: () => void;
 }
@@ -29,6 +32,7 @@ export class ReplayFeed implements PriceFeed {
   /** Every tick of the replay, grouped by time, in order. */
   *batches(): Generator<MarketTick[]> {
     const streams = this.options.sources.map((source) => ticksOf(source));
+    let offset: number | undefined;
     const heads = streams.map((stream) => stream.next());
     for (;;) {
       let earliest: number | undefined;
@@ -45,7 +49,8 @@ export class ReplayFeed implements PriceFeed {
           head = heads[index] = streams[index]!.next();
         }
       });
-      yield batch;
+      offset ??= this.options.shiftTo === undefined ? 0 : this.options.shiftTo.getTime() - earliest;
+      yield offset === 0 ? batch : batch.map((tick) => ({ ...tick, at: new Date(tick.at.getTime() + offset!) }));
     }
   }
 
@@ -79,6 +84,10 @@ export class ReplayFeed implements PriceFeed {
 }
 
 function* ticksOf(source: ReplaySource): Generator<MarketTick> {
+  if ('points' in source) {
+    for (const point of source.points) yield { pair: source.pair, price: point.price, at: point.at };
+    return;
+  }
   if ('trades' in source) {
     for (const trade of source.trades) {
       yield { pair: source.pair, price: trade.price, volume: trade.amount, at: trade.at };

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MarketTick } from '../domain/market/market-tick.ts';
 import { dec } from '../shared/decimal.ts';
-import { ManualFeed } from './manual-feed.ts';
 import { SyntheticFeed } from './synthetic-feed.ts';
 
 const options = (seed: number) => ({
@@ -41,25 +40,5 @@ describe(SyntheticFeed.name, () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     assert.equal(received.length, count);
     assert.equal(received[1]![0]!.at.getTime() - received[0]![0]!.at.getTime(), 5);
-  });
-});
-
-describe(ManualFeed.name, () => {
-  it('resolves a push only after the sink has processed it, in order', async () => {
-    const feed = new ManualFeed();
-    const log: string[] = [];
-    await feed.start(async (ticks) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      log.push(ticks[0]!.price.toFixed());
-    });
-    const tick = (price: string) => [{ pair: 'USDT_BTC', price: dec(price), at: new Date(0) }];
-    const first = feed.push(tick('1'));
-    await feed.push(tick('2'));
-    await first;
-    assert.deepEqual(log, ['1', '2']);
-  });
-
-  it('refuses pushes before it is started', async () => {
-    await assert.rejects(new ManualFeed().push([]), /not started/);
   });
 });

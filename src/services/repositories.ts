@@ -46,3 +46,46 @@ export interface ApiKeysRepository {
   /** Marks the key revoked; false when no active key has that id. */
   revoke(id: number): Promise<boolean>;
 }
+
+export interface Account {
+  id: number;
+  userId: number;
+  name: string;
+  marketCode: string;
+  /** Exchange credentials sealed with the master key; null for paper accounts. */
+  sealedCredentials: string | null;
+  includeInSummary: boolean;
+  apiKeyInvalid: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewAccount {
+  userId: number;
+  name: string;
+  marketCode: string;
+  sealedCredentials: string | null;
+  exchangeKeyHash: string | null;
+}
+
+export type AccountChanges = Partial<
+  Pick<Account, 'name' | 'sealedCredentials' | 'includeInSummary' | 'apiKeyInvalid'> & { exchangeKeyHash: string | null }
+>;
+
+export interface BalancePoint {
+  day: string;
+  usd: string;
+  btc: string;
+}
+
+export interface AccountsRepository {
+  /** Undefined when the same exchange key is already connected. */
+  create(account: NewAccount): Promise<Account | undefined>;
+  findById(id: number): Promise<Account | undefined>;
+  listByUser(userId: number): Promise<Account[]>;
+  /** False when the change would connect an exchange key that is already connected. */
+  update(id: number, changes: AccountChanges): Promise<boolean>;
+  remove(id: number): Promise<void>;
+  recordBalance(accountId: number, day: string, usd: string, btc: string): Promise<void>;
+  balanceHistory(accountId: number, fromDay: string, toDay: string): Promise<BalancePoint[]>;
+}

@@ -4,7 +4,11 @@ import type { User, UserMode, UsersRepository } from './repositories.ts';
 const USER_NAME = /^[A-Za-z0-9_.@-]{1,64}$/;
 
 export class UsersService {
-  constructor(private readonly users: UsersRepository) {}
+  /** `onCreated` gives every new user what they start with (their paper account). */
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly onCreated: (user: User) => Promise<unknown> = async () => undefined,
+  ) {}
 
   async create(name: string): Promise<User> {
     if (!USER_NAME.test(name)) {
@@ -12,6 +16,7 @@ export class UsersService {
     }
     const user = await this.users.create(name);
     if (!user) throw errors.recordInvalid({ name: ['has already been taken'] });
+    await this.onCreated(user);
     return user;
   }
 

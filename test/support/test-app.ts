@@ -8,7 +8,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, createLogger, openCore, type Core } from '../../src/app.ts';
 import type { Permission } from '../../src/auth/permissions.ts';
+import ccxt from 'ccxt';
 import { loadConfig } from '../../src/config/config.ts';
+import { CcxtConnector } from '../../src/exchanges/ccxt/ccxt-connector.ts';
+import type { Transport } from '../../src/exchanges/ccxt/ccxt-transport.ts';
+import type { ExchangeConnector } from '../../src/exchanges/exchange-connector.ts';
 import { openTestDatabase } from './database.ts';
 import { signPayload, type Credentials } from './signing.ts';
 
@@ -41,12 +45,28 @@ export interface TestResponse {
   text: string;
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Real exchanges as the tests want them; by default every exchange is unreachable. */
+  connector?: ExchangeConnector;
+  now?: () => Date;
+}
+
+/** Tests never reach the network: a real exchange answers as if it were down. */
+const unreachable: Transport = async (url) => {
+  throw new ccxt.NetworkError(`no network in tests (${new URL(url).host})`);
+};
+
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-test-'));
-  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', ...env, DATA_DIR: dataDir });
+  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', PAPER_FEED: 'manual', ...env, DATA_DIR: dataDir });
   const db = await openTestDatabase();
-  const core = await openCore(config, { db, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
-  const app = await buildApp(core);
+  const core = await openCore(config, {
+    db,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    connector: options.connector ?? new CcxtConnector({ transport: unreachable }),
+  });
+  await core.startTrading();
+  const app = await buildApp(core, options.now);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');

@@ -96,6 +96,11 @@ export class PaperAccount implements Exchange {
     return this.venue.onTicker(listener);
   }
 
+  /** Takes back a stored open order after a restart (the venue rests it again). */
+  adopt(order: ExchangeOrder): void {
+    this.orders.set(order.clientOrderId, order);
+  }
+
   /** Called by the venue when the market crosses a resting order of this account. */
   fillResting(order: ExchangeOrder, amount: Decimal, at: Date): OrderUpdate {
     const market = this.venue.market(order.pair);
@@ -158,6 +163,7 @@ export class PaperAccount implements Exchange {
       updatedAt: at,
     };
     this.orders.set(order.clientOrderId, order);
+    this.venue.noteChange(this, order);
     return order;
   }
 
@@ -207,6 +213,7 @@ export class PaperAccount implements Exchange {
         at,
       },
     };
+    this.venue.noteChange(this, order, update.fill);
     this.emit(update);
     return update;
   }
@@ -218,6 +225,7 @@ export class PaperAccount implements Exchange {
     else this.ledger.unlock(market.base, remaining);
     order.status = 'cancelled';
     order.updatedAt = at;
+    this.venue.noteChange(this, order);
   }
 
   private emit(update: OrderUpdate): void {

@@ -5,9 +5,10 @@
  */
 import { type Decimal, roundToStep, ZERO } from '../../shared/decimal.ts';
 import { ruleViolations, VIOLATION_MESSAGES } from '../../domain/market/trading-rules.ts';
-import { type ExchangeOrder, ExchangeError, type Market, type OrderUpdate, type Ticker } from '../exchange.ts';
+import { type ExchangeOrder, ExchangeError, type Fill, type Market, type OrderUpdate, type Ticker } from '../exchange.ts';
 import { DEFAULT_FEES, type FeeSchedule, fixedSlippage, type SlippageModel } from './fill-models.ts';
 import type { MarketTick } from '../../domain/market/market-tick.ts';
+import type { PaperChanges } from '../paper-state.ts';
 import { OrderBook, type RestingOrder } from './order-book.ts';
 import { PaperAccount } from './paper-account.ts';
 import type { Balance } from '../exchange.ts';
@@ -17,6 +18,7 @@ export interface PaperVenueOptions {
   slippage?: SlippageModel;
   fees?: FeeSchedule;
 }
+
 
 interface RestingEntry {
   account: PaperAccount;
@@ -35,6 +37,9 @@ export class PaperVenue {
   private readonly accounts = new Map<number, PaperAccount>();
   private readonly tickerListeners = new Set<(ticker: Ticker) => void>();
   private sequence = 0;
+  private changedAccounts = new Set<PaperAccount>();
+  private changedOrders = new Map<string, { accountId: number; order: ExchangeOrder }>();
+  private newFills: Array<{ accountId: number; fill: Fill }> = [];
 
   constructor(markets: readonly Market[], options: PaperVenueOptions = {}) {
     for (const market of markets) {
@@ -72,6 +77,46 @@ export class PaperVenue {
     return () => this.tickerListeners.delete(listener);
   }
 
+  /**
+   * Puts back an account as stored: balances and its open orders, resting again in the books.
+   * The order sequence continues after the highest id seen.
+   */
+  restoreAccount(accountId: number, balances: readonly Balance[], openOrders: readonly ExchangeOrder[], fees = this.defaultFees): PaperAccount {
+    const account = this.openAccount(accountId, balances, fees);
+    for (const order of openOrders) {
+      account.adopt(order);
+      this.rest(account, order);
+      this.sequence = Math.max(this.sequence, orderSequence(order.id));
+    }
+    return account;
+  }
+
+  /** Continues order ids after `sequence` (the highest stored, including closed orders). */
+  continueSequenceAfter(sequence: number): void {
+    this.sequence = Math.max(this.sequence, sequence);
+  }
+
+  noteChange(account: PaperAccount, order?: ExchangeOrder, fill?: Fill): void {
+    this.changedAccounts.add(account);
+    if (order) this.changedOrders.set(order.id, { accountId: account.accountId, order: { ...order } });
+    if (fill) this.newFills.push({ accountId: account.accountId, fill });
+  }
+
+  drainChanges(): PaperChanges {
+    const changes: PaperChanges = {
+      balances: [...this.changedAccounts].map((account) => ({
+        accountId: account.accountId,
+        balances: account.ledger.balances(),
+      })),
+      orders: [...this.changedOrders.values()],
+      fills: this.newFills,
+    };
+    this.changedAccounts = new Set();
+    this.changedOrders = new Map();
+    this.newFills = [];
+    return changes;
+  }
+
   nextOrderId(): string {
     this.sequence += 1;
     return `P${this.sequence}`;
@@ -89,7 +134,7 @@ export class PaperVenue {
   rest(account: PaperAccount, order: ExchangeOrder): void {
     const entry: RestingOrder = {
       id: order.id,
-      sequence: Number(order.id.slice(1)),
+      sequence: orderSequence(order.id),
       side: order.side,
       price: order.price!,
       remaining: order.amount.minus(order.filled),
@@ -145,3 +190,7 @@ export class PaperVenue {
   }
 }
 
+
+export function orderSequence(orderId: string): number {
+  return Number(orderId.slice(1));
+}

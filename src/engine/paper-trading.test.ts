@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { PAPER_MARKETS } from '../exchanges/paper/paper-markets.ts';
+import { PaperVenue } from '../exchanges/paper/paper-venue.ts';
+import { ManualFeed } from '../market-data/manual-feed.ts';
+import { dec } from '../shared/decimal.ts';
+import { SqlPaperRepository } from '../store/paper.repository.ts';
+import type { Database } from '../store/database.ts';
+import { openTestDatabase } from '../../test/support/database.ts';
+import { PaperTrading } from './paper-trading.ts';
+
+const at = (minute: number) => new Date(Date.UTC(2024, 0, 1, 0, minute));
+const tick = (price: string, minute: number, volume?: string) => ({
+  pair: 'USDT_BTC',
+  price: dec(price),
+  at: at(minute),
+  ...(volume === undefined ? {} : { volume: dec(volume) }),
+});
+
+/** A fresh process's view of the same database: new venue, new runtime, state loaded. */
+async function restart(db: Database): Promise<PaperTrading> {
+  const trading = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
+  await trading.start();
+  return trading;
+}
+
+const snapshot = async (trading: PaperTrading, accountId: number) => {
+  const exchange = trading.exchange(accountId)!;
+  return {
+    balances: (await exchange.balances()).map((b) => `${b.currency}:${b.free.toFixed()}/${b.locked.toFixed()}`),
+    open: (await exchange.openOrders()).map((o) => `${o.id}:${o.clientOrderId}:${o.filled.toFixed()}/${o.amount.toFixed()}`),
+  };
+};
+
+describe(PaperTrading.name, () => {
+  let db: Database;
+  let accountId: number;
+
+  before(async () => {
+    db = await openTestDatabase();
+    const [user] = await db.query<{ id: number }>("INSERT INTO users (name) VALUES ('p') RETURNING id");
+    const [account] = await db.query<{ id: number }>(
+      "INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id",
+      [user!.id],
+    );
+    accountId = account!.id;
+  });
+
+  after(async () => {
+    await db.close();
+  });
+
+  it('keeps balances, open orders and partial fills across a restart, and carries on trading', async () => {
+    const first = await restart(db);
+    const exchange = await first.openAccount(accountId, [
+      { currency: 'USDT', free: dec('10000'), locked: dec(0) },
+      { currency: 'BTC', free: dec('1'), locked: dec(0) },
+    ]);
+    await first.applyTicks([tick('60000', 0)]);
+    await exchange.placeOrder({ clientOrderId: 'buy-1', pair: 'USDT_BTC', side: 'buy', type: 'limit', amount: dec('0.1'), price: dec('59000') });
+    await exchange.placeOrder({ clientOrderId: 'sell-1', pair: 'USDT_BTC', side: 'sell', type: 'limit', amount: dec('0.5'), price: dec('61000') });
+    await first.applyTicks([tick('61000', 1, '0.2')]);
+    const before = await snapshot(first, accountId);
+    assert.deepEqual(before.open, ['P1:buy-1:0/0.1', 'P2:sell-1:0.2/0.5']);
+
+    const second = await restart(db);
+    assert.deepEqual(await snapshot(second, accountId), before);
+
+    const fills = await second.applyTicks([tick('58999', 2)]);
+    assert.deepEqual(fills.map((u) => `${u.fill!.clientOrderId}:${u.fill!.amount.toFixed()}`), ['buy-1:0.1']);
+    const next = await second.exchange(accountId)!.placeOrder({
+      clientOrderId: 'sell-2', pair: 'USDT_BTC', side: 'sell', type: 'limit', amount: dec('0.1'), price: dec('65000'),
+    });
+    assert.equal(next.id, 'P3');
+
+    const third = await restart(db);
+    assert.deepEqual(await snapshot(third, accountId), await snapshot(second, accountId));
+    const [stored] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM paper_fills WHERE account_id = $1', [accountId]);
+    assert.equal(stored!.count, 2);
+  });
+
+  it('stores a placement before it returns', async () => {
+    const trading = await restart(db);
+    await trading.exchange(accountId)!.placeOrder({
+      clientOrderId: 'stored-at-once', pair: 'USDT_BTC', side: 'buy', type: 'limit', amount: dec('0.01'), price: dec('50000'),
+    });
+    const rows = await db.query("SELECT 1 FROM paper_orders WHERE client_order_id = 'stored-at-once'");
+    assert.equal(rows.length, 1);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * Runs the paper exchange: market events from the price feed go through the venue, and every
+ * change they cause is stored before the next batch is taken, so a restart loses nothing. Orders
+ * placed or cancelled through an account's exchange are stored before the call returns.
+ */
+import type { MarketTick } from '../domain/market/market-tick.ts';
+import type { Balance, Exchange, ExchangeOrder, Market, OrderRequest, OrderUpdate, Ticker } from '../exchanges/exchange.ts';
+import type { PaperChanges, PaperStateStore } from '../exchanges/paper-state.ts';
+import type { PriceFeed } from '../market-data/price-feed.ts';
+
+/** What this runtime needs of the paper venue. */
+export interface PaperVenuePort {
+  markets(): Market[];
+  ticker(pair: string): Ticker | undefined;
+  openAccount(accountId: number, balances: readonly Balance[]): Exchange;
+  restoreAccount(accountId: number, balances: readonly Balance[], openOrders: readonly ExchangeOrder[]): Exchange;
+  continueSequenceAfter(sequence: number): void;
+  applyTick(tick: MarketTick): OrderUpdate[];
+  drainChanges(): PaperChanges;
+}
+
+export class PaperTrading {
+  private readonly exchanges = new Map<number, Exchange>();
+  /** Venue work and its storage happen one at a time, in arrival order. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly venue: PaperVenuePort,
+    private readonly store: PaperStateStore,
+    private readonly feed: PriceFeed,
+  ) {}
+
+  get feedKind(): PriceFeed['kind'] {
+    return this.feed.kind;
+  }
+
+  async start(): Promise<void> {
+    const state = await this.store.load();
+    this.venue.continueSequenceAfter(state.lastSequence);
+    for (const account of state.accounts) {
+      this.exchanges.set(account.accountId, this.persisting(this.venue.restoreAccount(account.accountId, account.balances, account.openOrders)));
+    }
+    await this.feed.start(async (ticks) => void (await this.applyTicks(ticks)));
+  }
+
+  async stop(): Promise<void> {
+    await this.feed.stop();
+    await this.queue;
+  }
+
+  markets(): Market[] {
+    return this.venue.markets();
+  }
+
+  ticker(pair: string): Ticker | undefined {
+    return this.venue.ticker(pair);
+  }
+
+  /** Creates the paper side of a new account with its starting balances. */
+  openAccount(accountId: number, balances: readonly Balance[]): Promise<Exchange> {
+    return this.serialized(async () => {
+      const exchange = this.persisting(this.venue.openAccount(accountId, balances));
+      this.exchanges.set(accountId, exchange);
+      await this.store.save(this.venue.drainChanges());
+      return exchange;
+    });
+  }
+
+  exchange(accountId: number): Exchange | undefined {
+    return this.exchanges.get(accountId);
+  }
+
+  /** Applies a batch of market events and stores what they changed; resolves with the fills. */
+  applyTicks(ticks: MarketTick[]): Promise<OrderUpdate[]> {
+    return this.serialized(async () => {
+      const updates = ticks.flatMap((tick) => this.venue.applyTick(tick));
+      await this.store.save(this.venue.drainChanges());
+      return updates;
+    });
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The account's exchange, with placements and cancellations stored before they return. */
+  private persisting(exchange: Exchange): Exchange {
+    const store = async <T>(action: () => Promise<T>) =>
+      this.serialized(async () => {
+        try {
+          return await action();
+        } finally {
+          await this.store.save(this.venue.drainChanges());
+        }
+      });
+    return {
+      marketCode: exchange.marketCode,
+      markets: () => exchange.markets(),
+      ticker: (pair) => exchange.ticker(pair),
+      balances: () => exchange.balances(),
+      openOrders: (pair) => exchange.openOrders(pair),
+      onOrderUpdate: (listener) => exchange.onOrderUpdate(listener),
+      onTicker: (listener) => exchange.onTicker(listener),
+      placeOrder: (request: OrderRequest) => store(() => exchange.placeOrder(request)),
+      cancelOrder: (pair, clientOrderId) => store(() => exchange.cancelOrder(pair, clientOrderId)),
+    };
+  }
+}

@@ -1,0 +1,62 @@
+/** Moving the paper market by hand (PAPER_FEED=manual), for tests, scripts and demos. */
+import Type from 'typebox';
+import type { PaperTrading } from '../../../engine/paper-trading.ts';
+import { dec } from '../../../shared/decimal.ts';
+import { ApiError, FieldErrorCollector } from '../../../shared/errors.ts';
+import { PAPER_MARKET_CODE } from '../../../services/markets.service.ts';
+import { defineRoute } from '../../route.ts';
+import { oneOf } from '../../schemas/common.ts';
+
+const Price = Type.String({ pattern: '^\\d+(\\.\\d+)?$', maxLength: 40 });
+
+const TicksInput = Type.Object({
+  market_code: oneOf([PAPER_MARKET_CODE]),
+  ticks: Type.Array(
+    Type.Object({
+      pair: Type.String({ minLength: 1, maxLength: 40 }),
+      price: Price,
+      bid: Type.Optional(Price),
+      ask: Type.Optional(Price),
+      volume: Type.Optional(Price),
+      at: Type.Optional(Type.String({ format: 'date-time' })),
+    }),
+    { minItems: 1, maxItems: 1000 },
+  ),
+});
+
+export const paperRoutes = (paper: PaperTrading, now: () => Date) => [
+  defineRoute({
+    method: 'POST',
+    url: '/ext/paper/ticks',
+    summary: 'Apply price ticks to the paper market; answers once every fill they cause is stored',
+    tags: ['ext'],
+    input: TicksInput,
+    handler: async ({ input }) => {
+      if (paper.feedKind !== 'manual') {
+        throw new ApiError(409, 'feed_not_manual', `The paper market follows the ${paper.feedKind} feed; start with PAPER_FEED=manual to post ticks`);
+      }
+      const pairs = new Set(paper.markets().map((market) => market.pair));
+      const invalid = new FieldErrorCollector();
+      input.ticks.forEach((tick, index) => {
+        if (!pairs.has(tick.pair)) invalid.add(`ticks[${index}][pair]`, 'does not have a valid value');
+        if (dec(tick.price).isZero()) invalid.add(`ticks[${index}][price]`, 'must be greater than 0');
+        if (tick.bid !== undefined && tick.ask !== undefined && dec(tick.bid).gt(dec(tick.ask))) {
+          invalid.add(`ticks[${index}][bid]`, 'must not be above ask');
+        }
+      });
+      invalid.throwIfAny();
+      const at = now();
+      const updates = await paper.applyTicks(
+        input.ticks.map((tick) => ({
+          pair: tick.pair,
+          price: dec(tick.price),
+          at: tick.at === undefined ? at : new Date(tick.at),
+          ...(tick.bid === undefined ? {} : { bid: dec(tick.bid) }),
+          ...(tick.ask === undefined ? {} : { ask: dec(tick.ask) }),
+          ...(tick.volume === undefined ? {} : { volume: dec(tick.volume) }),
+        })),
+      );
+      return { applied: input.ticks.length, fills: updates.filter((update) => update.fill).length };
+    },
+  }),
+];

@@ -1,0 +1,134 @@
+import Type from 'typebox';
+import type { AccountOverviews } from '../../../services/account-overview.ts';
+import type { AccountsService } from '../../../services/accounts.service.ts';
+import type { MarketsService } from '../../../services/markets.service.ts';
+import type { Account } from '../../../services/repositories.ts';
+import { presentAccount, presentPieChart, presentTableData } from '../../presenters/account.presenter.ts';
+import { defineRoute } from '../../route.ts';
+import { Id } from '../../schemas/common.ts';
+import { accountActivityRoutes } from './account-activity.routes.ts';
+
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const Credential = Type.Optional(Type.String({ maxLength: 4096 }));
+const Credentials = {
+  api_key: Credential,
+  secret: Credential,
+  passphrase: Credential,
+  customer_id: Credential,
+  address: Credential,
+};
+const AccountId = Type.Object({ account_id: Id });
+
+export interface AccountRouteDeps {
+  accounts: AccountsService;
+  markets: MarketsService;
+  overviews: AccountOverviews;
+}
+
+export const accountRoutes = (deps: AccountRouteDeps) => {
+  const present = async (account: Account) =>
+    presentAccount(await deps.overviews.overview(account), deps.markets.description(account.marketCode));
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/ver1/accounts/new',
+      summary: 'Connect an exchange account (type = market code), or open another paper account',
+      tags: ['accounts'],
+      input: Type.Object({ type: Type.String({ minLength: 1 }), name: Name, ...Credentials }),
+      successStatus: 201,
+      handler: async ({ input, caller }) => present(await deps.accounts.connect(caller.userId, input)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/ver1/accounts',
+      summary: "The user's accounts for the current mode (paper or real)",
+      tags: ['accounts'],
+      input: Type.Object({
+        page: Type.Integer({ minimum: 1, default: 1 }),
+        per_page: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
+      }),
+      handler: async ({ input, caller }) => {
+        const accounts = await deps.accounts.list(caller.userId, await caller.mode());
+        const page = accounts.slice((input.page - 1) * input.per_page, input.page * input.per_page);
+        return Promise.all(page.map(present));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/ver1/accounts/:account_id',
+      summary: 'One account',
+      tags: ['accounts'],
+      input: AccountId,
+      handler: async ({ input, caller }) => present(await deps.accounts.get(caller.userId, input.account_id)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/ver1/accounts/update',
+      summary: 'Rename, replace credentials, or include in or exclude from summaries',
+      tags: ['accounts'],
+      input: Type.Object({
+        account_id: Id,
+        name: Type.Optional(Name),
+        include_in_summary: Type.Optional(Type.Boolean()),
+        ...Credentials,
+      }),
+      successStatus: 201,
+      handler: async ({ input, caller }) => {
+        const { account_id: accountId, ...changes } = input;
+        return present(await deps.accounts.update(caller.userId, accountId, changes));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/ver1/accounts/:account_id/rename',
+      summary: 'Rename an account',
+      tags: ['accounts'],
+      input: Type.Object({ account_id: Id, name: Name }),
+      successStatus: 201,
+      handler: async ({ input, caller }) =>
+        present(await deps.accounts.update(caller.userId, input.account_id, { name: input.name })),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/ver1/accounts/:account_id/remove',
+      summary: 'Remove an account (refused while it has active trading)',
+      tags: ['accounts'],
+      input: AccountId,
+      successStatus: 201,
+      handler: async ({ input, caller }) => {
+        await deps.accounts.remove(caller.userId, input.account_id);
+        return true;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/ver1/accounts/:account_id/load_balances',
+      summary: 'Refresh balances from the exchange',
+      tags: ['accounts'],
+      input: AccountId,
+      successStatus: 201,
+      handler: async ({ input, caller }) => present(await deps.accounts.get(caller.userId, input.account_id)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/ver1/accounts/:account_id/account_table_data',
+      summary: 'Balances per currency with their value',
+      tags: ['accounts'],
+      input: AccountId,
+      successStatus: 201,
+      handler: async ({ input, caller }) =>
+        presentTableData(await deps.overviews.overview(await deps.accounts.get(caller.userId, input.account_id))),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/ver1/accounts/:account_id/pie_chart_data',
+      summary: 'Share of each currency in the account value',
+      tags: ['accounts'],
+      input: AccountId,
+      successStatus: 201,
+      handler: async ({ input, caller }) =>
+        presentPieChart(await deps.overviews.overview(await deps.accounts.get(caller.userId, input.account_id))),
+    }),
+    ...accountActivityRoutes(deps.accounts),
+  ];
+};

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { dec } from '../shared/decimal.ts';
+import { crossRate, paperReplaySources } from './paper-replay.ts';
+
+const HOUR = 3_600_000;
+const candle = (hour: number, open: string, high: string, low: string, close: string) => ({
+  time: new Date(hour * HOUR),
+  open: dec(open),
+  high: dec(high),
+  low: dec(low),
+  close: dec(close),
+  volume: dec(1),
+});
+
+describe('paper market replay', () => {
+  it('derives the cross rate at the same instants, only where both candles exist', () => {
+    const eth = [candle(0, '100', '110', '90', '105'), candle(4, '105', '106', '100', '101')];
+    const btc = [candle(0, '2000', '2100', '1900', '2050')];
+    const points = crossRate(eth, btc, 4 * HOUR, dec('0.00001'));
+    assert.deepEqual(points.map((p) => p.price.toFixed()), ['0.05', '0.04737', '0.05238', '0.05122']);
+  });
+
+  it('replays BTC, ETH and their cross rate from the shipped candles', () => {
+    const sources = paperReplaySources(dec('0.00001'));
+    assert.deepEqual(sources.map((s) => s.pair), ['USDT_BTC', 'USDT_ETH', 'BTC_ETH']);
+    const cross = sources[2]!;
+    assert.ok('points' in cross && cross.points.length > 80_000);
+  });
+});

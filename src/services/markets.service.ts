@@ -1,0 +1,104 @@
+/**
+ * Public market data: which markets can be connected, their pairs, and each pair's prices and
+ * trading rules. The paper market answers from the paper venue; real exchanges through the
+ * exchange connector.
+ */
+import type { ExchangeConnector, ExchangeDescription } from '../exchanges/exchange-connector.ts';
+import { ExchangeError, type Market, type Ticker } from '../exchanges/exchange.ts';
+import { ApiError, errors } from '../shared/errors.ts';
+
+export const PAPER_MARKET_CODE = 'paper_trading';
+
+/** What the markets service needs of the paper exchange. */
+export interface PaperMarketData {
+  markets(): Market[];
+  ticker(pair: string): Ticker | undefined;
+}
+
+export const PAPER_DESCRIPTION: ExchangeDescription = {
+  marketCode: PAPER_MARKET_CODE,
+  name: 'Paper trading account',
+  marketUrl: '',
+  helpLink: '',
+  formFields: { required: [], optional: [] },
+  streamsOrders: true,
+};
+
+export class MarketsService {
+  constructor(
+    private readonly paper: PaperMarketData,
+    private readonly connector: ExchangeConnector,
+  ) {}
+
+  describe(): ExchangeDescription[] {
+    return [PAPER_DESCRIPTION, ...this.connector.describe()];
+  }
+
+  description(marketCode: string): ExchangeDescription {
+    const found = this.describe().find((market) => market.marketCode === marketCode);
+    if (!found) throw errors.recordInvalid({ market_code: ['does not have a valid value'] });
+    return found;
+  }
+
+  async markets(marketCode: string): Promise<Market[]> {
+    this.description(marketCode);
+    if (marketCode === PAPER_MARKET_CODE) return this.paper.markets();
+    return this.fromExchange(() => this.connector.markets(marketCode));
+  }
+
+  async market(marketCode: string, pair: string): Promise<Market> {
+    const market = (await this.markets(marketCode)).find((m) => m.pair === pair);
+    if (!market) throw errors.recordInvalid({ pair: ['does not have a valid value'] });
+    return market;
+  }
+
+  async ticker(marketCode: string, pair: string): Promise<Ticker> {
+    if (marketCode === PAPER_MARKET_CODE) {
+      const ticker = this.paper.ticker(pair);
+      if (!ticker) throw priceUnavailable(marketCode, pair);
+      return ticker;
+    }
+    const [ticker] = await this.fromExchange(() => this.connector.tickers(marketCode, [pair]));
+    if (!ticker) throw priceUnavailable(marketCode, pair);
+    return ticker;
+  }
+
+  /** The price lookup for a market: paper from the venue, real exchanges fetched on demand. */
+  async priceLookup(marketCode: string, pairs: string[]): Promise<(pair: string) => Ticker | undefined> {
+    if (marketCode === PAPER_MARKET_CODE) return (pair) => this.paper.ticker(pair);
+    const tickers = await this.fromExchange(() => this.connector.tickers(marketCode, pairs)).catch(() => []);
+    const byPair = new Map(tickers.map((ticker) => [ticker.pair, ticker]));
+    return (pair) => byPair.get(pair);
+  }
+
+  private async fromExchange<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw exchangeApiError(error);
+    }
+  }
+}
+
+function priceUnavailable(marketCode: string, pair: string): ApiError {
+  return new ApiError(422, 'price_unavailable', `No price yet for ${pair} on ${marketCode}`);
+}
+
+/** How exchange failures reach API clients. */
+export function exchangeApiError(error: unknown): ApiError {
+  if (!(error instanceof ExchangeError)) throw error;
+  switch (error.kind) {
+    case 'invalid_credentials':
+      return new ApiError(422, 'invalid_api_key', 'API keys are no longer valid or incorrect.');
+    case 'insufficient_funds':
+      return new ApiError(422, 'insufficient_funds', error.message);
+    case 'rule_violation':
+      return new ApiError(422, 'order_rejected', error.message);
+    case 'unknown_market':
+      return errors.recordInvalid({ pair: ['does not have a valid value'] });
+    case 'order_not_found':
+      return errors.notFound();
+    case 'unavailable':
+      return new ApiError(503, 'exchange_unavailable', error.message);
+  }
+}
