@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { aCandle as candle, HOUR } from '../../test/builders/candle.ts';
 import { dec } from '../shared/decimal.ts';
 import { crossRate, paperReplaySources } from './paper-replay.ts';
 
-const HOUR = 3_600_000;
-const candle = (hour: number, open: string, high: string, low: string, close: string) => ({
-  time: new Date(hour * HOUR),
-  open: dec(open),
-  high: dec(high),
-  low: dec(low),
-  close: dec(close),
-  volume: dec(1),
-});
 
 describe('paper market replay', () => {
   it('derives the cross rate at the same instants, only where both candles exist', () => {

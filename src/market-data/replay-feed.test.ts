@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { aCandle as candle, HOUR } from '../../test/builders/candle.ts';
 import type { MarketTick } from '../domain/market/market-tick.ts';
-import { dec } from '../shared/decimal.ts';
 import { MARKET_FIXTURES_DIR, readTrades } from './market-files.ts';
 import { ReplayFeed } from './replay-feed.ts';
 
-const HOUR = 3_600_000;
-const candle = (hour: number, open: string, high: string, low: string, close: string) => ({
-  time: new Date(hour * HOUR),
-  open: dec(open),
-  high: dec(high),
-  low: dec(low),
-  close: dec(close),
-  volume: dec(1),
-});
 
 describe(ReplayFeed.name, () => {
   it('walks each candle open, extremes, close and merges pairs by time', () => {

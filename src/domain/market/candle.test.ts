@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dec } from '../../shared/decimal.ts';
+import { aCandle, HOUR } from '../../../test/builders/candle.ts';
 import { intraCandlePath } from './candle.ts';
 
-const HOUR = 3_600_000;
-const candle = (open: string, high: string, low: string, close: string) => ({
-  time: new Date(Date.UTC(2019, 0, 1)),
-  open: dec(open),
-  high: dec(high),
-  low: dec(low),
-  close: dec(close),
-  volume: dec(1),
-});
+const START_HOUR = Date.UTC(2019, 0, 1) / HOUR;
+const candle = (open: string, high: string, low: string, close: string) => aCandle(START_HOUR, open, high, low, close);
 const prices = (path: ReturnType<typeof intraCandlePath>) => path.map((p) => p.price.toFixed());
 
 describe(intraCandlePath.name, () => {
