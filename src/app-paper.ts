@@ -25,7 +25,7 @@ const SYNTHETIC_START: Record<string, string> = { USDT_BTC: '60000', USDT_ETH: '
 
 export function paperTrading(config: PaperConfig, db: Database, connector: ExchangeConnector, logger: Logger, feed?: PriceFeed) {
   const fee = dec(config.fee);
-  const venue = new PaperVenue(PAPER_MARKETS, { fees: { maker: fee, taker: fee }, slippage: fixedSlippage(5) });
+  const venue = new PaperVenue(PAPER_MARKETS, { fees: { maker: fee, taker: fee }, slippage: fixedSlippage(config.slippageBasisPoints) });
   return new PaperTrading(venue, new SqlPaperRepository(db), feed ?? paperFeed(config, connector, logger));
 }
 

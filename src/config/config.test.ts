@@ -16,6 +16,7 @@ const DEFAULT_PAPER = {
     { currency: 'ETH', amount: '2' },
   ],
   fee: '0.001',
+  slippageBasisPoints: 5,
 };
 
 describe(loadConfig.name, () => {
@@ -150,6 +151,7 @@ describe('paper trading settings', () => {
       PAPER_BALANCES: 'USDT:500, SOL:3.5',
       PAPER_FEE: '0.00075',
       PAPER_LIVE_EXCHANGE: 'kraken',
+      PAPER_SLIPPAGE_BPS: '0',
     });
     assert.deepEqual(paper, {
       feed: 'replay',
@@ -160,6 +162,7 @@ describe('paper trading settings', () => {
         { currency: 'SOL', amount: '3.5' },
       ],
       fee: '0.00075',
+      slippageBasisPoints: 0,
     });
   });
 

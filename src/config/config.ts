@@ -26,6 +26,8 @@ export interface PaperConfig {
   balances: Array<{ currency: string; amount: string }>;
   /** Maker and taker fee as a fraction (0.001 = 0.1 %). */
   fee: string;
+  /** Adverse price move of market orders, in basis points of the touch. */
+  slippageBasisPoints: number;
 }
 
 export type Flags = Partial<Record<'host' | 'port' | 'data-dir' | 'database-url' | 'log-level', string>>;
@@ -72,6 +74,7 @@ function paperConfig(env: NodeJS.ProcessEnv): PaperConfig {
     liveExchange: nonEmpty(env.PAPER_LIVE_EXCHANGE) ?? 'binance',
     balances: paperBalances(nonEmpty(env.PAPER_BALANCES) ?? 'USDT:10000,BTC:0.1,ETH:2'),
     fee,
+    slippageBasisPoints: integer('PAPER_SLIPPAGE_BPS', nonEmpty(env.PAPER_SLIPPAGE_BPS), 5, 0, 1000),
   };
 }
 

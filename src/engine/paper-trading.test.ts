@@ -87,4 +87,25 @@ describe(PaperTrading.name, () => {
     const rows = await db.query("SELECT 1 FROM paper_orders WHERE client_order_id = 'stored-at-once'");
     assert.equal(rows.length, 1);
   });
+
+  it('charges an account its own fees, also after a restart', async () => {
+    const trading = await restart(db);
+    assert.equal(await trading.setFees(accountId, { maker: dec('0.0002'), taker: dec('0.0004') }), true);
+    assert.equal(await trading.setFees(accountId + 1000, { maker: dec(0), taker: dec(0) }), false);
+    const again = await restart(db);
+    await again.applyTicks([tick('60000', 10)]);
+    await again.exchange(accountId)!.placeOrder({
+      clientOrderId: 'fee-check', pair: 'USDT_BTC', side: 'sell', type: 'limit', amount: dec('0.1'), price: dec('60010'),
+    });
+    const [fill] = await again.applyTicks([tick('60010', 11)]);
+    assert.equal(fill!.fill!.fee.toFixed(), '1.2002'); // 0.1 × 60010 × 0.0002, as maker
+  });
+
+  it('keeps the starting balances of an account that never traded', async () => {
+    const [account] = await db.query<{ id: number }>(
+      "INSERT INTO accounts (user_id, name, market_code) SELECT id, 'idle', 'paper_trading' FROM users LIMIT 1 RETURNING id",
+    );
+    await (await restart(db)).openAccount(account!.id, [{ currency: 'USDT', free: dec('1000'), locked: dec(0) }]);
+    assert.deepEqual((await snapshot(await restart(db), account!.id)).balances, ['USDT:1000/0']);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import type { MarketTick } from '../domain/market/market-tick.ts';
 import type { Balance, Exchange, ExchangeOrder, Market, OrderRequest, OrderUpdate, Ticker } from '../exchanges/exchange.ts';
-import type { PaperChanges, PaperStateStore } from '../exchanges/paper-state.ts';
+import type { PaperChanges, PaperFees, PaperStateStore } from '../exchanges/paper-state.ts';
 import type { PriceFeed } from '../market-data/price-feed.ts';
 
 /** What this runtime needs of the paper venue. */
@@ -13,7 +13,8 @@ export interface PaperVenuePort {
   markets(): Market[];
   ticker(pair: string): Ticker | undefined;
   openAccount(accountId: number, balances: readonly Balance[]): Exchange;
-  restoreAccount(accountId: number, balances: readonly Balance[], openOrders: readonly ExchangeOrder[]): Exchange;
+  restoreAccount(accountId: number, balances: readonly Balance[], openOrders: readonly ExchangeOrder[], fees?: PaperFees): Exchange;
+  setFees(accountId: number, fees: PaperFees): boolean;
   continueSequenceAfter(sequence: number): void;
   applyTick(tick: MarketTick): OrderUpdate[];
   drainChanges(): PaperChanges;
@@ -38,7 +39,8 @@ export class PaperTrading {
     const state = await this.store.load();
     this.venue.continueSequenceAfter(state.lastSequence);
     for (const account of state.accounts) {
-      this.exchanges.set(account.accountId, this.persisting(this.venue.restoreAccount(account.accountId, account.balances, account.openOrders)));
+      const restored = this.venue.restoreAccount(account.accountId, account.balances, account.openOrders, account.fees);
+      this.exchanges.set(account.accountId, this.persisting(restored));
     }
     await this.feed.start(async (ticks) => void (await this.applyTicks(ticks)));
   }
@@ -63,6 +65,15 @@ export class PaperTrading {
       this.exchanges.set(accountId, exchange);
       await this.store.save(this.venue.drainChanges());
       return exchange;
+    });
+  }
+
+  /** Sets a paper account's maker and taker fees; false when there is no such paper account. */
+  setFees(accountId: number, fees: PaperFees): Promise<boolean> {
+    return this.serialized(async () => {
+      if (!this.venue.setFees(accountId, fees)) return false;
+      await this.store.saveFees(accountId, fees);
+      return true;
     });
   }
 

@@ -2,6 +2,7 @@
  * The port through which the paper exchange's state is kept: what changed after each batch of
  * market events or orders, and everything needed to resume after a restart.
  */
+import type { Decimal } from '../shared/decimal.ts';
 import type { Balance, ExchangeOrder, Fill } from './exchange.ts';
 
 export interface PaperChanges {
@@ -10,10 +11,17 @@ export interface PaperChanges {
   fills: Array<{ accountId: number; fill: Fill }>;
 }
 
+export interface PaperFees {
+  maker: Decimal;
+  taker: Decimal;
+}
+
 export interface StoredPaperAccount {
   accountId: number;
   balances: Balance[];
   openOrders: ExchangeOrder[];
+  /** Undefined when the account pays the default fees. */
+  fees?: PaperFees;
 }
 
 export interface StoredPaperState {
@@ -26,4 +34,5 @@ export interface PaperStateStore {
   /** Writes one batch of changes atomically. */
   save(changes: PaperChanges): Promise<void>;
   load(): Promise<StoredPaperState>;
+  saveFees(accountId: number, fees: PaperFees): Promise<void>;
 }

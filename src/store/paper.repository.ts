@@ -4,7 +4,7 @@
  * three statements.
  */
 import type { Balance, ExchangeOrder } from '../exchanges/exchange.ts';
-import type { PaperChanges, PaperStateStore, StoredPaperState } from '../exchanges/paper-state.ts';
+import type { PaperChanges, PaperFees, PaperStateStore, StoredPaperState } from '../exchanges/paper-state.ts';
 import { dec } from '../shared/decimal.ts';
 import type { Database } from './database.ts';
 
@@ -75,6 +75,14 @@ export class SqlPaperRepository implements PaperStateStore {
     });
   }
 
+  async saveFees(accountId: number, fees: PaperFees): Promise<void> {
+    await this.db.query(
+      `INSERT INTO paper_fees (account_id, maker, taker) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id) DO UPDATE SET maker = EXCLUDED.maker, taker = EXCLUDED.taker`,
+      [accountId, fees.maker.toFixed(), fees.taker.toFixed()],
+    );
+  }
+
   async load(): Promise<StoredPaperState> {
     const balanceRows = await this.db.query<{ account_id: number; currency: string; free: string; locked: string }>(
       `SELECT b.account_id, b.currency, b.free::text, b.locked::text FROM paper_balances b
@@ -86,8 +94,11 @@ export class SqlPaperRepository implements PaperStateStore {
        FROM paper_orders o JOIN accounts a ON a.id = o.account_id
        WHERE o.status = 'open' AND a.deleted_at IS NULL ORDER BY o.sequence`,
     );
+    const feeRows = await this.db.query<{ account_id: number; maker: string; taker: string }>(
+      'SELECT account_id, maker::text, taker::text FROM paper_fees',
+    );
     const [sequence] = await this.db.query<{ last: number | null }>('SELECT max(sequence) AS last FROM paper_orders');
-    const accounts = new Map<number, { balances: Balance[]; openOrders: ExchangeOrder[] }>();
+    const accounts = new Map<number, { balances: Balance[]; openOrders: ExchangeOrder[]; fees?: PaperFees }>();
     const entry = (accountId: number) => {
       let found = accounts.get(accountId);
       if (!found) accounts.set(accountId, (found = { balances: [], openOrders: [] }));
@@ -97,6 +108,9 @@ export class SqlPaperRepository implements PaperStateStore {
       entry(row.account_id).balances.push({ currency: row.currency, free: dec(row.free), locked: dec(row.locked) });
     }
     for (const row of orderRows) entry(row.account_id).openOrders.push(toOrder(row));
+    for (const row of feeRows) {
+      if (accounts.has(row.account_id)) entry(row.account_id).fees = { maker: dec(row.maker), taker: dec(row.taker) };
+    }
     return {
       accounts: [...accounts].map(([accountId, state]) => ({ accountId, ...state })),
       lastSequence: sequence?.last ?? 0,

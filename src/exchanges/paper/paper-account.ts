@@ -29,7 +29,7 @@ export class PaperAccount implements Exchange {
     private readonly venue: PaperVenue,
     readonly accountId: number,
     balances: readonly Balance[],
-    private readonly fees: FeeSchedule,
+    private fees: FeeSchedule,
   ) {
     this.ledger = new PaperLedger(balances);
   }
@@ -94,6 +94,15 @@ export class PaperAccount implements Exchange {
 
   onTicker(listener: (ticker: Ticker) => void): Unsubscribe {
     return this.venue.onTicker(listener);
+  }
+
+  /** Fees apply to fills from now on; earlier fills keep what they paid. */
+  setFees(fees: FeeSchedule): void {
+    this.fees = fees;
+  }
+
+  get feeSchedule(): FeeSchedule {
+    return this.fees;
   }
 
   /** Takes back a stored open order after a restart (the venue rests it again). */

@@ -69,7 +69,16 @@ export class PaperVenue {
     if (existing) return existing;
     const account = new PaperAccount(this, accountId, balances, fees);
     this.accounts.set(accountId, account);
+    // Starting balances are a change too: without it an idle new account would not be stored.
+    this.noteChange(account);
     return account;
+  }
+
+  /** Changes an account's fees for its future fills; false when there is no such account. */
+  setFees(accountId: number, fees: FeeSchedule): boolean {
+    const account = this.accounts.get(accountId);
+    account?.setFees(fees);
+    return account !== undefined;
   }
 
   onTicker(listener: (ticker: Ticker) => void): () => void {

@@ -19,6 +19,13 @@ CREATE INDEX accounts_user_id ON accounts (user_id);
 CREATE UNIQUE INDEX accounts_exchange_key ON accounts (market_code, exchange_key_hash)
   WHERE exchange_key_hash IS NOT NULL AND deleted_at IS NULL;
 
+-- Fee overrides per paper account; accounts without a row pay the configured default.
+CREATE TABLE paper_fees (
+  account_id bigint PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+  maker numeric NOT NULL,
+  taker numeric NOT NULL
+);
+
 CREATE TABLE paper_balances (
   account_id bigint NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
   currency text NOT NULL,
