@@ -45,6 +45,7 @@ export const ACCESS_TABLE = {
   'GET /ext/api_keys': signed('ADMIN'),
   'DELETE /ext/api_keys/:id': signed('ADMIN'),
   'POST /ext/paper/ticks': signed('ADMIN'),
+  'POST /ext/paper/fees': signed('ADMIN'),
 } as const satisfies Record<string, RouteAccess>;
 
 export type RouteKey = keyof typeof ACCESS_TABLE;

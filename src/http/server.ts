@@ -16,6 +16,7 @@ import type { AccountOverviews } from '../services/account-overview.ts';
 import type { AccountsService } from '../services/accounts.service.ts';
 import type { MarketsService } from '../services/markets.service.ts';
 import { adminRoutes } from './routes/ext/admin.routes.ts';
+import { paperFeeRoutes } from './routes/ext/paper-fees.routes.ts';
 import { paperRoutes } from './routes/ext/paper.routes.ts';
 import { accountRoutes } from './routes/ver1/accounts.routes.ts';
 import { marketDataRoutes } from './routes/ver1/market-data.routes.ts';
@@ -70,6 +71,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...userRoutes(deps.users),
     ...adminRoutes(deps.users, deps.apiKeys),
     ...paperRoutes(deps.paper, deps.now),
+    ...paperFeeRoutes(deps.paper),
     ...marketDataRoutes(deps.markets),
     ...accountRoutes(deps),
   ]);
