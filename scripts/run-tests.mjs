@@ -21,9 +21,12 @@ if (files.length === 0) {
 }
 
 const concurrency = Math.max(1, Math.min(4, os.availableParallelism()));
+// A test file that never lets its process exit would otherwise hold the run forever.
+const RUN_TIMEOUT_MS = 20 * 60 * 1000;
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
-  { stdio: 'inherit' },
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...files],
+  { stdio: 'inherit', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' },
 );
+if (result.error) console.error(`The test run was stopped: ${result.error.message}`);
 process.exit(result.status ?? 1);
