@@ -1,14 +1,16 @@
 /**
  * An account with its balances valued at current prices, and its value history: what the account
  * endpoints present. Each overview also records today's valuation, which is what the balance
- * chart and the day and total profit figures are computed from.
+ * chart and the day, month and total profit figures are computed from; but not while a price it
+ * needs is missing (the paper market before its first ticks), which would record a false drop.
  */
 import type { Balance } from '../exchanges/exchange.ts';
 import type { Decimal } from '../shared/decimal.ts';
 import { dec, ZERO } from '../shared/decimal.ts';
+import { ApiError } from '../shared/errors.ts';
 import type { AccountsService } from './accounts.service.ts';
 import type { MarketsService } from './markets.service.ts';
-import type { Account } from './repositories.ts';
+import type { Account, BalancePoint } from './repositories.ts';
 import { sum, USD_STABLECOINS, valueBalances, type ValuedBalance } from './valuation.ts';
 
 export interface AccountOverview {
@@ -16,12 +18,25 @@ export interface AccountOverview {
   balances: ValuedBalance[];
   usd: Decimal;
   btc: Decimal;
-  /** Value at the end of the previous recorded day, and at the first recorded day. */
+  /** Value at the end of the previous recorded day, before this month and at the first recorded day. */
   usdDayStart: Decimal;
   btcDayStart: Decimal;
+  usdMonthStart: Decimal;
+  btcMonthStart: Decimal;
   usdFirst: Decimal;
   btcFirst: Decimal;
 }
+
+export interface OverviewOptions {
+  /**
+   * When the exchange cannot be read (down, or the keys refused), present the last recorded
+   * value with no balances instead of failing: one unreachable exchange must not hide the others.
+   */
+  lastKnownIfUnreadable?: boolean;
+}
+
+/** Values are kept to the satoshi, as the account shows them. */
+const stored = (value: Decimal) => value.toDecimalPlaces(8).toFixed();
 
 export class AccountOverviews {
   constructor(
@@ -30,34 +45,67 @@ export class AccountOverviews {
     private readonly today: () => Date,
   ) {}
 
-  async overview(account: Account): Promise<AccountOverview> {
-    const balances = await this.accounts.balances(account);
-    const valued = await this.value(account.marketCode, balances);
-    const usd = sum(valued.map((b) => b.usdValue));
-    const btc = sum(valued.map((b) => b.btcValue));
+  async overview(account: Account, options: OverviewOptions = {}): Promise<AccountOverview> {
     const day = this.today().toISOString().slice(0, 10);
     const history = await this.accounts.balanceHistory(account.id, '1970-01-01', day);
-    await this.accounts.recordBalance(account.id, day, usd.toFixed(), btc.toFixed());
-    const before = history.filter((point) => point.day < day);
-    const dayStart = before.at(-1);
+    const reading = await this.accounts.readBalances(account);
+    let valued: { balances: ValuedBalance[]; complete: boolean } | undefined;
+    let failure = reading.ok ? undefined : reading.error;
+    if (reading.ok) {
+      try {
+        valued = await this.value(account.marketCode, reading.balances);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        failure = error;
+      }
+    }
+    if (valued === undefined) {
+      if (!options.lastKnownIfUnreadable) throw failure;
+      const last = history.at(-1);
+      return this.withHistory(reading.account, [], dec(last?.usd ?? 0), dec(last?.btc ?? 0), history, day);
+    }
+    const usd = sum(valued.balances.map((b) => b.usdValue));
+    const btc = sum(valued.balances.map((b) => b.btcValue));
+    if (valued.complete) await this.accounts.recordBalance(account.id, day, stored(usd), stored(btc));
+    return this.withHistory(reading.account, valued.balances, usd, btc, history, day);
+  }
+
+  private withHistory(
+    account: Account,
+    balances: ValuedBalance[],
+    usd: Decimal,
+    btc: Decimal,
+    history: BalancePoint[],
+    day: string,
+  ): AccountOverview {
+    const before = (start: string) => history.filter((point) => point.day < start).at(-1);
+    const dayStart = before(day);
+    const monthStart = before(`${day.slice(0, 7)}-01`) ?? history[0];
     const first = history[0];
+    const usdOf = (point: BalancePoint | undefined) => (point ? dec(point.usd) : usd);
+    const btcOf = (point: BalancePoint | undefined) => (point ? dec(point.btc) : btc);
     return {
       account,
-      balances: valued,
+      balances,
       usd,
       btc,
-      usdDayStart: dayStart ? dec(dayStart.usd) : usd,
-      btcDayStart: dayStart ? dec(dayStart.btc) : btc,
-      usdFirst: first ? dec(first.usd) : usd,
-      btcFirst: first ? dec(first.btc) : btc,
+      usdDayStart: usdOf(dayStart),
+      btcDayStart: btcOf(dayStart),
+      usdMonthStart: usdOf(monthStart),
+      btcMonthStart: btcOf(monthStart),
+      usdFirst: usdOf(first),
+      btcFirst: btcOf(first),
     };
   }
 
-  private async value(marketCode: string, balances: Balance[]): Promise<ValuedBalance[]> {
-    const pairs = balances
+  private async value(marketCode: string, balances: readonly Balance[]) {
+    const held = balances
       .filter((b) => !USD_STABLECOINS.includes(b.currency) && b.free.plus(b.locked).gt(ZERO))
-      .map((b) => `USDT_${b.currency}`);
-    const prices = await this.markets.priceLookup(marketCode, [...new Set([...pairs, 'USDT_BTC'])]);
-    return valueBalances(balances, prices);
+      .map((b) => b.currency);
+    const prices = await this.markets.valuationPrices(marketCode, held);
+    return {
+      balances: valueBalances(balances, prices.lookup),
+      complete: prices.pairs.every((pair) => prices.lookup(pair)?.last.gt(ZERO)),
+    };
   }
 }

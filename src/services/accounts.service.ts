@@ -6,7 +6,7 @@
 import { hashApiKey } from '../auth/key-material.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { ExchangeConnector, ExchangeCredentials } from '../exchanges/exchange-connector.ts';
-import { type Balance, type Exchange, ExchangeError } from '../exchanges/exchange.ts';
+import { type Balance, type Exchange, ExchangeError, type ExchangeOrder } from '../exchanges/exchange.ts';
 import { ApiError, errors, FieldErrorCollector } from '../shared/errors.ts';
 import { exchangeApiError, type MarketsService, PAPER_MARKET_CODE } from './markets.service.ts';
 import type { Account, AccountChanges, AccountsRepository, UserMode } from './repositories.ts';
@@ -28,6 +28,11 @@ export interface UpdateInput extends ExchangeCredentials {
 }
 
 const CREDENTIAL_FIELDS = ['api_key', 'secret', 'passphrase', 'customer_id', 'address'] as const;
+
+/** Balances as the exchange reported them, or why it could not; with the account as it now is. */
+export type BalanceReading =
+  | { ok: true; account: Account; balances: Balance[] }
+  | { ok: false; account: Account; error: ApiError };
 
 export class AccountsService {
   private readonly realExchanges = new Map<number, Exchange & { close(): Promise<void> }>();
@@ -55,6 +60,7 @@ export class AccountsService {
 
   async connect(userId: number, input: ConnectInput): Promise<Account> {
     if (input.type === PAPER_MARKET_CODE) return this.createPaperAccount(userId, input.name);
+    if (!this.markets.find(input.type)) throw errors.recordInvalid({ type: ['does not have a valid value'] });
     const credentials = this.credentialsFor(input.type, input);
     await this.verify(input.type, credentials);
     const account = await this.accounts.create({
@@ -86,9 +92,12 @@ export class AccountsService {
     const changes: AccountChanges = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.include_in_summary !== undefined) changes.includeInSummary = input.include_in_summary;
-    if (CREDENTIAL_FIELDS.some((field) => input[field] !== undefined)) {
+    const credentialFields = CREDENTIAL_FIELDS.filter((field) => input[field] !== undefined);
+    if (credentialFields.length > 0) {
       if (account.marketCode === PAPER_MARKET_CODE) {
-        throw errors.recordInvalid({ api_key: ['is not used by paper trading accounts'] });
+        const invalid = new FieldErrorCollector();
+        for (const field of credentialFields) invalid.add(field, 'is not used by paper trading accounts');
+        invalid.throwIfAny();
       }
       const credentials = this.credentialsFor(account.marketCode, input);
       await this.verify(account.marketCode, credentials);
@@ -103,8 +112,7 @@ export class AccountsService {
 
   async remove(userId: number, accountId: number): Promise<void> {
     const account = await this.get(userId, accountId);
-    const exchange = await this.exchangeFor(account);
-    if (account.marketCode === PAPER_MARKET_CODE && (await exchange.openOrders()).length > 0) {
+    if (account.marketCode === PAPER_MARKET_CODE && (await this.openOrders(account)).length > 0) {
       throw new ApiError(
         422,
         'account_not_deletable',
@@ -129,14 +137,26 @@ export class AccountsService {
     return exchange;
   }
 
-  async balances(account: Account): Promise<Balance[]> {
+  async openOrders(account: Account): Promise<ExchangeOrder[]> {
     try {
-      return await (await this.exchangeFor(account)).balances();
+      return await (await this.exchangeFor(account)).openOrders();
     } catch (error) {
-      if (error instanceof ExchangeError && error.kind === 'invalid_credentials') {
-        await this.accounts.update(account.id, { apiKeyInvalid: true });
-      }
       throw exchangeApiError(error);
+    }
+  }
+
+  /**
+   * Reads the account's balances. Keys the exchange refuses mark the account api_key_invalid,
+   * and the mark goes once the exchange accepts them again (an IP allow-list fixed, say).
+   */
+  async readBalances(account: Account): Promise<BalanceReading> {
+    try {
+      const balances = await (await this.exchangeFor(account)).balances();
+      return { ok: true, account: await this.markKeys(account, false), balances };
+    } catch (error) {
+      if (!(error instanceof ExchangeError)) throw error;
+      const invalid = error.kind === 'invalid_credentials';
+      return { ok: false, account: invalid ? await this.markKeys(account, true) : account, error: exchangeApiError(error) };
     }
   }
 
@@ -174,6 +194,12 @@ export class AccountsService {
     } finally {
       await exchange.close();
     }
+  }
+
+  private async markKeys(account: Account, invalid: boolean): Promise<Account> {
+    if (account.apiKeyInvalid === invalid) return account;
+    await this.accounts.update(account.id, { apiKeyInvalid: invalid });
+    return (await this.accounts.findById(account.id)) ?? { ...account, apiKeyInvalid: invalid };
   }
 
   private async closeExchange(accountId: number): Promise<void> {

@@ -6,8 +6,15 @@
 import type { ExchangeConnector, ExchangeDescription } from '../exchanges/exchange-connector.ts';
 import { ExchangeError, type Market, type Ticker } from '../exchanges/exchange.ts';
 import { ApiError, errors } from '../shared/errors.ts';
+import { type PriceLookup, valuationPairs } from './valuation.ts';
 
 export const PAPER_MARKET_CODE = 'paper_trading';
+
+export interface ValuationPrices {
+  /** The pairs that value the currencies asked about; a currency with none cannot be priced. */
+  pairs: string[];
+  lookup: PriceLookup;
+}
 
 /** What the markets service needs of the paper exchange. */
 export interface PaperMarketData {
@@ -34,8 +41,13 @@ export class MarketsService {
     return [PAPER_DESCRIPTION, ...this.connector.describe()];
   }
 
+  /** The market, or undefined when no market has that code. */
+  find(marketCode: string): ExchangeDescription | undefined {
+    return this.describe().find((market) => market.marketCode === marketCode);
+  }
+
   description(marketCode: string): ExchangeDescription {
-    const found = this.describe().find((market) => market.marketCode === marketCode);
+    const found = this.find(marketCode);
     if (!found) throw errors.recordInvalid({ market_code: ['does not have a valid value'] });
     return found;
   }
@@ -63,12 +75,18 @@ export class MarketsService {
     return ticker;
   }
 
-  /** The price lookup for a market: paper from the venue, real exchanges fetched on demand. */
-  async priceLookup(marketCode: string, pairs: string[]): Promise<(pair: string) => Ticker | undefined> {
-    if (marketCode === PAPER_MARKET_CODE) return (pair) => this.paper.ticker(pair);
-    const tickers = await this.fromExchange(() => this.connector.tickers(marketCode, pairs)).catch(() => []);
+  /**
+   * Prices that value holdings of `currencies`, with the pairs they come from (only pairs the
+   * market lists): paper prices from the venue, real ones fetched now. Fails (as an ApiError) when
+   * the exchange cannot answer.
+   */
+  async valuationPrices(marketCode: string, currencies: readonly string[]): Promise<ValuationPrices> {
+    const available = new Set((await this.markets(marketCode)).map((market) => market.pair));
+    const pairs = valuationPairs(currencies, available);
+    if (marketCode === PAPER_MARKET_CODE) return { pairs, lookup: (pair) => this.paper.ticker(pair) };
+    const tickers = pairs.length === 0 ? [] : await this.fromExchange(() => this.connector.tickers(marketCode, pairs));
     const byPair = new Map(tickers.map((ticker) => [ticker.pair, ticker]));
-    return (pair) => byPair.get(pair);
+    return { pairs, lookup: (pair) => byPair.get(pair) };
   }
 
   private async fromExchange<T>(call: () => Promise<T>): Promise<T> {

@@ -5,7 +5,8 @@ import type { AccountOverview } from '../../services/account-overview.ts';
 import { PAPER_MARKET_CODE } from '../../services/markets.service.ts';
 
 const money = (value: Decimal) => value.toDecimalPlaces(8).toFixed();
-const percent = (change: Decimal, base: Decimal) => (base.isZero() ? '0.0' : change.div(base).times(100).toDecimalPlaces(2).toFixed());
+const percent = (change: Decimal, base: Decimal) => (base.isZero() ? '0' : change.div(base).times(100).toDecimalPlaces(2).toFixed());
+const number = (value: Decimal) => Number(value.toFixed());
 const usd = (amount: string) => ({ currency: 'USD', amount });
 
 export function presentAccount(overview: AccountOverview, market: ExchangeDescription) {
@@ -13,6 +14,8 @@ export function presentAccount(overview: AccountOverview, market: ExchangeDescri
   const paper = account.marketCode === PAPER_MARKET_CODE;
   const dayUsd = overview.usd.minus(overview.usdDayStart);
   const dayBtc = overview.btc.minus(overview.btcDayStart);
+  const monthUsd = overview.usd.minus(overview.usdMonthStart);
+  const monthBtc = overview.btc.minus(overview.btcMonthStart);
   const totalUsd = overview.usd.minus(overview.usdFirst);
   const totalBtc = overview.btc.minus(overview.btcFirst);
   return {
@@ -48,8 +51,8 @@ export function presentAccount(overview: AccountOverview, market: ExchangeDescri
     deposit_enabled: !paper,
     include_in_summary: account.includeInSummary,
     supported_market_types: ['spot'],
-    primary_display_currency_profit_percentage: usd(percent(totalUsd, overview.usdFirst)),
-    primary_display_currency_profit: usd(money(totalUsd)),
+    primary_display_currency_profit_percentage: usd(percent(monthUsd, overview.usdMonthStart)),
+    primary_display_currency_profit: usd(money(monthUsd)),
     day_profit_primary_display_currency_percentage: usd(percent(dayUsd, overview.usdDayStart)),
     day_profit_primary_display_currency: usd(money(dayUsd)),
     primary_display_currency_amount: usd(money(overview.usd)),
@@ -67,10 +70,10 @@ export function presentAccount(overview: AccountOverview, market: ExchangeDescri
     day_profit_usd: money(dayUsd),
     day_profit_btc_percentage: percent(dayBtc, overview.btcDayStart),
     day_profit_usd_percentage: percent(dayUsd, overview.usdDayStart),
-    btc_profit: money(totalBtc),
-    usd_profit: money(totalUsd),
-    usd_profit_percentage: percent(totalUsd, overview.usdFirst),
-    btc_profit_percentage: percent(totalBtc, overview.btcFirst),
+    btc_profit: money(monthBtc),
+    usd_profit: money(monthUsd),
+    usd_profit_percentage: percent(monthUsd, overview.usdMonthStart),
+    btc_profit_percentage: percent(monthBtc, overview.btcMonthStart),
     total_btc_profit: money(totalBtc),
     total_usd_profit: money(totalUsd),
     pretty_display_type: paper ? 'PaperTrading' : market.name,
@@ -80,8 +83,8 @@ export function presentAccount(overview: AccountOverview, market: ExchangeDescri
   };
 }
 
+/** Amounts, prices and values here are JSON numbers, as the reference sends them. */
 export function presentTableData(overview: AccountOverview) {
-  const total = overview.usd;
   return overview.balances
     .filter((balance) => !balance.total.isZero())
     .map((balance) => ({
@@ -89,32 +92,33 @@ export function presentTableData(overview: AccountOverview) {
       currency_name: balance.currency,
       currency_icon: '',
       currency_slug: balance.currency.toLowerCase(),
-      percentage: share(balance.usdValue, total),
-      position: Number(balance.total.toFixed()),
-      position_available: Number(balance.free.toFixed()),
+      percentage: Number(share(balance.usdValue, overview.usd)),
+      position: number(balance.total),
+      position_available: number(balance.free),
       position_type: 'long',
       borrowed: 0,
-      on_orders: Number(balance.locked.toFixed()),
+      on_orders: number(balance.locked),
       on_orders_with_leverage: 0,
-      on_orders_long: Number(balance.locked.toFixed()),
+      on_orders_long: number(balance.locked),
       on_orders_short: 0,
-      equity: Number(balance.total.toFixed()),
-      current_price: Number((balance.usdPrice ?? ZERO).toFixed()),
-      current_price_usd: Number((balance.usdPrice ?? ZERO).toFixed()),
+      equity: number(balance.total),
+      current_price: Number(money(balance.btcPrice ?? ZERO)),
+      current_price_usd: Number(money(balance.usdPrice ?? ZERO)),
       day_change_percent: 0,
       day_change_percent_btc: 0,
       day_change_percent_usd: 0,
       btc_value: Number(money(balance.btcValue)),
       usd_value: Number(money(balance.usdValue)),
-      available_long: Number(balance.free.toFixed()),
+      available_long: number(balance.free),
       available_short: 0,
-      available_with_leverage_long: Number(balance.free.toFixed()),
+      available_with_leverage_long: number(balance.free),
       available_with_leverage_short: 0,
       account_id: overview.account.id,
       is_wallet: false,
     }));
 }
 
+/** Shares and amounts are numbers, values strings, as in the reference's example. */
 export function presentPieChart(overview: AccountOverview) {
   return overview.balances
     .filter((balance) => !balance.total.isZero())
@@ -124,7 +128,7 @@ export function presentPieChart(overview: AccountOverview) {
       name: balance.currency,
       y: Number(share(balance.usdValue, overview.usd)),
       percentage: Number(share(balance.usdValue, overview.usd)),
-      amount: Number(balance.total.toFixed()),
+      amount: number(balance.total),
       btc_value: money(balance.btcValue),
       usd_value: money(balance.usdValue),
       primary_display_currency: usd(money(balance.usdValue)),

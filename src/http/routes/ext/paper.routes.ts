@@ -39,9 +39,17 @@ export const paperRoutes = (paper: PaperTrading, now: () => Date) => [
       const invalid = new FieldErrorCollector();
       input.ticks.forEach((tick, index) => {
         if (!pairs.has(tick.pair)) invalid.add(`ticks[${index}][pair]`, 'does not have a valid value');
-        if (dec(tick.price).isZero()) invalid.add(`ticks[${index}][price]`, 'must be greater than 0');
-        if (tick.bid !== undefined && tick.ask !== undefined && dec(tick.bid).gt(dec(tick.ask))) {
-          invalid.add(`ticks[${index}][bid]`, 'must not be above ask');
+        for (const field of ['price', 'bid', 'ask'] as const) {
+          const value = tick[field];
+          if (value !== undefined && dec(value).isZero()) invalid.add(`ticks[${index}][${field}]`, 'must be greater than 0');
+        }
+        // A missing side of the quote is the price, so a lone bid or ask may not cross it either.
+        if (tick.bid !== undefined && tick.ask !== undefined) {
+          if (dec(tick.bid).gt(dec(tick.ask))) invalid.add(`ticks[${index}][bid]`, 'must not be above ask');
+        } else if (tick.bid !== undefined && dec(tick.bid).gt(dec(tick.price))) {
+          invalid.add(`ticks[${index}][bid]`, 'must not be above price when ask is not given');
+        } else if (tick.ask !== undefined && dec(tick.ask).lt(dec(tick.price))) {
+          invalid.add(`ticks[${index}][ask]`, 'must not be below price when bid is not given');
         }
       });
       invalid.throwIfAny();

@@ -26,8 +26,13 @@ export interface AccountRouteDeps {
 }
 
 export const accountRoutes = (deps: AccountRouteDeps) => {
-  const present = async (account: Account) =>
-    presentAccount(await deps.overviews.overview(account), deps.markets.description(account.marketCode));
+  // Lists and account answers show the last known value of an account whose exchange cannot be
+  // read now; load_balances, the table and the pie chart report why instead.
+  const present = async (account: Account, lastKnownIfUnreadable = true) =>
+    presentAccount(
+      await deps.overviews.overview(account, { lastKnownIfUnreadable }),
+      deps.markets.description(account.marketCode),
+    );
   return [
     defineRoute({
       method: 'POST',
@@ -50,7 +55,7 @@ export const accountRoutes = (deps: AccountRouteDeps) => {
       handler: async ({ input, caller }) => {
         const accounts = await deps.accounts.list(caller.userId, await caller.mode());
         const page = accounts.slice((input.page - 1) * input.per_page, input.page * input.per_page);
-        return Promise.all(page.map(present));
+        return Promise.all(page.map((account) => present(account)));
       },
     }),
     defineRoute({
@@ -107,7 +112,7 @@ export const accountRoutes = (deps: AccountRouteDeps) => {
       tags: ['accounts'],
       input: AccountId,
       successStatus: 201,
-      handler: async ({ input, caller }) => present(await deps.accounts.get(caller.userId, input.account_id)),
+      handler: async ({ input, caller }) => present(await deps.accounts.get(caller.userId, input.account_id), false),
     }),
     defineRoute({
       method: 'POST',
