@@ -54,6 +54,8 @@ export interface CoreOptions {
   connector?: ExchangeConnector;
   /** The paper market's price feed; chosen by PAPER_FEED by default. */
   feed?: PriceFeed;
+  /** The clock that dates account valuations; the system clock by default. */
+  now?: () => Date;
   db?: Database;
 }
 
@@ -110,7 +112,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       apiKeys,
       markets,
       accounts,
-      overviews: new AccountOverviews(accounts, markets, () => new Date()),
+      overviews: new AccountOverviews(accounts, markets, options.now ?? (() => new Date())),
       paper,
       startTrading: async () => {
         await paper.start();

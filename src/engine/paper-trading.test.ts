@@ -25,7 +25,7 @@ async function restart(db: Database): Promise<PaperTrading> {
 }
 
 const snapshot = async (trading: PaperTrading, accountId: number) => {
-  const exchange = trading.exchange(accountId)!;
+  const exchange = await trading.exchange(accountId);
   return {
     balances: (await exchange.balances()).map((b) => `${b.currency}:${b.free.toFixed()}/${b.locked.toFixed()}`),
     open: (await exchange.openOrders()).map((o) => `${o.id}:${o.clientOrderId}:${o.filled.toFixed()}/${o.amount.toFixed()}`),
@@ -68,7 +68,7 @@ describe(PaperTrading.name, () => {
 
     const fills = await second.applyTicks([tick('58999', 2)]);
     assert.deepEqual(fills.map((u) => `${u.fill!.clientOrderId}:${u.fill!.amount.toFixed()}`), ['buy-1:0.1']);
-    const next = await second.exchange(accountId)!.placeOrder({
+    const next = await (await second.exchange(accountId)).placeOrder({
       clientOrderId: 'sell-2', pair: 'USDT_BTC', side: 'sell', type: 'limit', amount: dec('0.1'), price: dec('65000'),
     });
     assert.equal(next.id, 'P3');
@@ -81,7 +81,7 @@ describe(PaperTrading.name, () => {
 
   it('stores a placement before it returns', async () => {
     const trading = await restart(db);
-    await trading.exchange(accountId)!.placeOrder({
+    await (await trading.exchange(accountId)).placeOrder({
       clientOrderId: 'stored-at-once', pair: 'USDT_BTC', side: 'buy', type: 'limit', amount: dec('0.01'), price: dec('50000'),
     });
     const rows = await db.query("SELECT 1 FROM paper_orders WHERE client_order_id = 'stored-at-once'");
@@ -94,7 +94,7 @@ describe(PaperTrading.name, () => {
     assert.equal(await trading.setFees(accountId + 1000, { maker: dec(0), taker: dec(0) }), false);
     const again = await restart(db);
     await again.applyTicks([tick('60000', 10)]);
-    await again.exchange(accountId)!.placeOrder({
+    await (await again.exchange(accountId)).placeOrder({
       clientOrderId: 'fee-check', pair: 'USDT_BTC', side: 'sell', type: 'limit', amount: dec('0.1'), price: dec('60010'),
     });
     const [fill] = await again.applyTicks([tick('60010', 11)]);
@@ -107,5 +107,14 @@ describe(PaperTrading.name, () => {
     );
     await (await restart(db)).openAccount(account!.id, [{ currency: 'USDT', free: dec('1000'), locked: dec(0) }]);
     assert.deepEqual((await snapshot(await restart(db), account!.id)).balances, ['USDT:1000/0']);
+  });
+
+  it('loads an account that another process sharing the database created later', async () => {
+    const running = await restart(db);
+    const [account] = await db.query<{ id: number }>(
+      "INSERT INTO accounts (user_id, name, market_code) SELECT id, 'elsewhere', 'paper_trading' FROM users LIMIT 1 RETURNING id",
+    );
+    await (await restart(db)).openAccount(account!.id, [{ currency: 'USDT', free: dec('500'), locked: dec(0) }]);
+    assert.deepEqual((await snapshot(running, account!.id)).balances, ['USDT:500/0']);
   });
 });

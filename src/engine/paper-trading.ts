@@ -36,13 +36,19 @@ export class PaperTrading {
   }
 
   async start(): Promise<void> {
+    await this.load();
+    await this.feed.start(async (ticks) => void (await this.applyTicks(ticks)));
+  }
+
+  /** Puts every stored account that this process does not hold yet back into the venue. */
+  private async load(): Promise<void> {
     const state = await this.store.load();
     this.venue.continueSequenceAfter(state.lastSequence);
     for (const account of state.accounts) {
+      if (this.exchanges.has(account.accountId)) continue;
       const restored = this.venue.restoreAccount(account.accountId, account.balances, account.openOrders, account.fees);
       this.exchanges.set(account.accountId, this.persisting(restored));
     }
-    await this.feed.start(async (ticks) => void (await this.applyTicks(ticks)));
   }
 
   async stop(): Promise<void> {
@@ -77,8 +83,15 @@ export class PaperTrading {
     });
   }
 
-  exchange(accountId: number): Exchange | undefined {
-    return this.exchanges.get(accountId);
+  /**
+   * The account's exchange. An account created by another process sharing the database (a CLI
+   * run against PostgreSQL) is loaded from storage first; one that was never stored starts empty.
+   */
+  async exchange(accountId: number): Promise<Exchange> {
+    const known = this.exchanges.get(accountId);
+    if (known) return known;
+    await this.serialized(() => this.load());
+    return this.exchanges.get(accountId) ?? this.openAccount(accountId, []);
   }
 
   /** Applies a batch of market events and stores what they changed; resolves with the fills. */

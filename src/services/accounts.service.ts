@@ -14,7 +14,8 @@ import type { Account, AccountChanges, AccountsRepository, UserMode } from './re
 /** What the accounts service needs of the running paper exchange. */
 export interface PaperAccounts {
   openAccount(accountId: number, balances: readonly Balance[]): Promise<Exchange>;
-  exchange(accountId: number): Exchange | undefined;
+  /** The account's exchange, loaded from storage when another process created it. */
+  exchange(accountId: number): Promise<Exchange>;
 }
 
 export interface ConnectInput extends ExchangeCredentials {
@@ -126,7 +127,7 @@ export class AccountsService {
   /** The exchange behind an account: the paper venue's, or a ccxt connection with its keys. */
   async exchangeFor(account: Account): Promise<Exchange> {
     if (account.marketCode === PAPER_MARKET_CODE) {
-      return this.paper.exchange(account.id) ?? (await this.paper.openAccount(account.id, []));
+      return this.paper.exchange(account.id);
     }
     let exchange = this.realExchanges.get(account.id);
     if (!exchange) {

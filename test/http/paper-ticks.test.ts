@@ -16,7 +16,7 @@ after(() => t.close());
 const rates = (pair: string) => t.request({ path: `/ver1/accounts/currency_rates?market_code=paper_trading&pair=${pair}` });
 
 async function balances(accountId: number) {
-  const list = await t.core.paper.exchange(accountId)!.balances();
+  const list = await (await t.core.paper.exchange(accountId)).balances();
   return Object.fromEntries(list.map((b) => [b.currency, `${b.free.toFixed()}/${b.locked.toFixed()}`]));
 }
 
@@ -37,7 +37,7 @@ describe('POST /ext/paper/ticks', () => {
 
   it('fills resting paper orders the prices cross, fully on a quote and up to the volume on a trade', async () => {
     const { accountId } = await newUser(t);
-    const exchange = t.core.paper.exchange(accountId)!;
+    const exchange = await t.core.paper.exchange(accountId);
     await postTicks(t, admin, [{ pair: 'USDT_BTC', price: '60000' }]);
     const buy = { pair: 'USDT_BTC', side: 'buy', type: 'limit', amount: dec('0.01'), price: dec('59000') } as const;
     await exchange.placeOrder({ ...buy, clientOrderId: 'quote-fill' });

@@ -64,6 +64,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     db,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     connector: options.connector ?? new CcxtConnector({ transport: unreachable }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   await core.startTrading();
   const app = await buildApp(core, options.now);
