@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import type { AccountOverviews } from '../../../services/account-overview.ts';
+import type { AccountOverview, AccountOverviews } from '../../../services/account-overview.ts';
 import type { AccountsService } from '../../../services/accounts.service.ts';
 import type { MarketsService } from '../../../services/markets.service.ts';
 import type { Account } from '../../../services/repositories.ts';
@@ -114,26 +114,22 @@ export const accountRoutes = (deps: AccountRouteDeps) => {
       successStatus: 201,
       handler: async ({ input, caller }) => present(await deps.accounts.get(caller.userId, input.account_id), false),
     }),
-    defineRoute({
-      method: 'POST',
-      url: '/ver1/accounts/:account_id/account_table_data',
-      summary: 'Balances per currency with their value',
-      tags: ['accounts'],
-      input: AccountId,
-      successStatus: 201,
-      handler: async ({ input, caller }) =>
-        presentTableData(await deps.overviews.overview(await deps.accounts.get(caller.userId, input.account_id))),
-    }),
-    defineRoute({
-      method: 'POST',
-      url: '/ver1/accounts/:account_id/pie_chart_data',
-      summary: 'Share of each currency in the account value',
-      tags: ['accounts'],
-      input: AccountId,
-      successStatus: 201,
-      handler: async ({ input, caller }) =>
-        presentPieChart(await deps.overviews.overview(await deps.accounts.get(caller.userId, input.account_id))),
-    }),
+    overviewRoute(deps, '/ver1/accounts/:account_id/account_table_data', 'Balances per currency with their value', presentTableData),
+    overviewRoute(deps, '/ver1/accounts/:account_id/pie_chart_data', 'Share of each currency in the account value', presentPieChart),
     ...accountActivityRoutes(deps.accounts),
   ];
 };
+
+/** A POST that answers with a view of the caller's account valued at current prices. */
+function overviewRoute(deps: AccountRouteDeps, url: string, summary: string, present: (overview: AccountOverview) => unknown) {
+  return defineRoute({
+    method: 'POST',
+    url,
+    summary,
+    tags: ['accounts'],
+    input: AccountId,
+    successStatus: 201,
+    handler: async ({ input, caller }) =>
+      present(await deps.overviews.overview(await deps.accounts.get(caller.userId, input.account_id))),
+  });
+}

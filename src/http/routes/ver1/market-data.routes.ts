@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import type { Market, Ticker } from '../../../exchanges/exchange.ts';
 import type { MarketsService } from '../../../services/markets.service.ts';
 import {
   presentCurrencyRates,
@@ -31,28 +32,23 @@ export const marketDataRoutes = (markets: MarketsService) => [
     input: Type.Object({ market_code: MarketCode }),
     handler: async ({ input }) => (await markets.markets(input.market_code)).map((market) => market.pair),
   }),
-  defineRoute({
-    method: 'GET',
-    url: '/ver1/accounts/currency_rates',
-    summary: 'Prices and trading rules of a pair',
-    tags: ['market data'],
-    input: RatesInput,
-    handler: async ({ input }) =>
-      presentCurrencyRates(
-        await markets.market(input.market_code, input.pair),
-        await markets.ticker(input.market_code, input.pair),
-      ),
-  }),
-  defineRoute({
-    method: 'GET',
-    url: '/ver1/accounts/currency_rates_with_leverage_data',
-    summary: 'Prices, trading rules and leverage options of a pair',
-    tags: ['market data'],
-    input: RatesInput,
-    handler: async ({ input }) =>
-      presentCurrencyRatesWithLeverage(
-        await markets.market(input.market_code, input.pair),
-        await markets.ticker(input.market_code, input.pair),
-      ),
-  }),
+  ratesRoute(markets, '/ver1/accounts/currency_rates', 'Prices and trading rules of a pair', presentCurrencyRates),
+  ratesRoute(
+    markets,
+    '/ver1/accounts/currency_rates_with_leverage_data',
+    'Prices, trading rules and leverage options of a pair',
+    presentCurrencyRatesWithLeverage,
+  ),
 ];
+
+function ratesRoute(markets: MarketsService, url: string, summary: string, present: (market: Market, ticker: Ticker) => object) {
+  return defineRoute({
+    method: 'GET',
+    url,
+    summary,
+    tags: ['market data'],
+    input: RatesInput,
+    handler: async ({ input }) =>
+      present(await markets.market(input.market_code, input.pair), await markets.ticker(input.market_code, input.pair)),
+  });
+}
