@@ -14,11 +14,6 @@ export const dec = (value: DecimalLike): Decimal => new D(value);
 
 export const ZERO = new D(0);
 
-/** The largest multiple of `step` not above `value` (exchange lot rounding). */
-export function floorToStep(value: Decimal, step: Decimal): Decimal {
-  return step.isZero() ? value : value.toNearest(step, D.ROUND_DOWN);
-}
-
 /** The multiple of `step` nearest to `value`, halves away from zero (exchange price rounding). */
 export function roundToStep(value: Decimal, step: Decimal): Decimal {
   return step.isZero() ? value : value.toNearest(step, D.ROUND_HALF_UP);
@@ -28,11 +23,3 @@ export function isMultipleOf(value: Decimal, step: Decimal): boolean {
   return step.isZero() || value.mod(step).isZero();
 }
 
-/** Plain notation without exponent, trailing zeros removed: how decimals go on the wire. */
-export function toWire(value: Decimal): string {
-  return value.toFixed();
-}
-
-export function isDecimalText(text: string): boolean {
-  return /^-?\d+(\.\d+)?$/.test(text.trim());
-}

@@ -4,7 +4,7 @@
  * inside [minLotSize, maxLotSize]; total at least minTotal (minMarketTotal for market orders);
  * a limit price within the price band around the current bid/ask.
  */
-import { type Decimal, floorToStep, isMultipleOf, roundToStep } from '../../shared/decimal.ts';
+import { type Decimal, isMultipleOf } from '../../shared/decimal.ts';
 
 export interface TradingRules {
   minPrice: Decimal;
@@ -48,9 +48,6 @@ export type RuleViolation =
   | 'min_total'
   | 'max_total'
   | 'market_amount';
-
-export const roundPrice = (rules: TradingRules, price: Decimal) => roundToStep(price, rules.priceStep);
-export const floorAmount = (rules: TradingRules, amount: Decimal) => floorToStep(amount, rules.lotStep);
 
 export function ruleViolations(rules: TradingRules, order: OrderToCheck, quote?: Quote): RuleViolation[] {
   const violations: RuleViolation[] = [];
