@@ -14,6 +14,11 @@ import { ApiKeysService } from './services/api-keys.service.ts';
 import { UsersService } from './services/users.service.ts';
 import { paperTrading } from './app-paper.ts';
 import type { PaperTrading } from './engine/paper-trading.ts';
+import { Engine } from './engine/engine.ts';
+import { AUTOMATION_KINDS } from './engine/kinds/index.ts';
+import type { MarketTick } from './domain/market/market-tick.ts';
+import type { OrderUpdate } from './exchanges/exchange.ts';
+import { SqlEngineRepository } from './store/engine.repository.ts';
 import { CcxtConnector } from './exchanges/ccxt/ccxt-connector.ts';
 import type { ExchangeConnector } from './exchanges/exchange-connector.ts';
 import type { PriceFeed } from './market-data/price-feed.ts';
@@ -42,6 +47,9 @@ export interface Core {
   accounts: AccountsService;
   overviews: AccountOverviews;
   paper: PaperTrading;
+  engine: Engine;
+  /** Applies paper ticks and resolves once the engine has handled everything they caused. */
+  applyPaperTicks(ticks: MarketTick[]): Promise<OrderUpdate[]>;
   /** Loads the paper exchange's state and starts its price feed (the server does, the CLI not). */
   startTrading(): Promise<void>;
   close(): Promise<void>;
@@ -103,6 +111,14 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const users = new UsersService(usersRepository, (user) => accounts.createPaperAccount(user.id));
     const apiKeys = new ApiKeysService(new SqlApiKeysRepository(db), usersRepository, secretBox);
     const database = db;
+    const engine = new Engine({
+      store: new SqlEngineRepository(db),
+      exchangeFor: (accountId) => accounts.exchangeForId(accountId),
+      batchOrders: (work) => paper.batch(work),
+      clock: options.now ?? (() => new Date()),
+      logger,
+      kinds: AUTOMATION_KINDS,
+    });
     let trading = false;
     return {
       config,
@@ -114,14 +130,25 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       accounts,
       overviews: new AccountOverviews(accounts, markets, options.now ?? (() => new Date())),
       paper,
+      engine,
+      applyPaperTicks: async (ticks) => {
+        const updates = await paper.applyTicks(ticks);
+        await engine.settled();
+        return updates;
+      },
       startTrading: async () => {
-        await paper.start();
+        // The engine resumes first, so no market event after the restart passes it by.
+        await engine.start();
+        await paper.start(() => engine.settled());
         trading = true;
-        logger.info({ feed: paper.feedKind }, 'paper exchange running');
+        logger.info({ feed: paper.feedKind }, 'paper exchange and engine running');
       },
       close: async () => {
         try {
-          if (trading) await paper.stop();
+          if (trading) {
+            await paper.stop();
+            await engine.stop();
+          }
           if (!options.db) await database.close();
         } finally {
           releaseLock();
@@ -144,6 +171,7 @@ export async function buildApp(core: Core, now: () => Date = () => new Date()): 
     accounts: core.accounts,
     overviews: core.overviews,
     paper: core.paper,
+    applyPaperTicks: (ticks) => core.applyPaperTicks(ticks),
     rateLimitPerMinute: core.config.rateLimitPerMinute,
     version: VERSION,
     now,

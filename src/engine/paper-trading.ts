@@ -24,6 +24,8 @@ export class PaperTrading {
   private readonly exchanges = new Map<number, Exchange>();
   /** Venue work and its storage happen one at a time, in arrival order. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Inside `batch`, placements are stored once at its end instead of one by one. */
+  private batching = false;
 
   constructor(
     private readonly venue: PaperVenuePort,
@@ -35,9 +37,16 @@ export class PaperTrading {
     return this.feed.kind;
   }
 
-  async start(): Promise<void> {
+  /**
+   * Loads the stored state and starts the price feed. `afterTicks` runs after each batch of ticks
+   * is applied (the engine handling what they caused), before the feed delivers the next.
+   */
+  async start(afterTicks: () => Promise<void> = async () => {}): Promise<void> {
     await this.load();
-    await this.feed.start(async (ticks) => void (await this.applyTicks(ticks)));
+    await this.feed.start(async (ticks) => {
+      await this.applyTicks(ticks);
+      await afterTicks();
+    });
   }
 
   /** Puts every stored account that this process does not hold yet back into the venue. */
@@ -47,7 +56,7 @@ export class PaperTrading {
     for (const account of state.accounts) {
       if (this.exchanges.has(account.accountId)) continue;
       const restored = this.venue.restoreAccount(account.accountId, account.balances, account.openOrders, account.fees);
-      this.exchanges.set(account.accountId, this.persisting(restored));
+      this.exchanges.set(account.accountId, this.persisting(account.accountId, restored));
     }
   }
 
@@ -67,7 +76,7 @@ export class PaperTrading {
   /** Creates the paper side of a new account with its starting balances. */
   openAccount(accountId: number, balances: readonly Balance[]): Promise<Exchange> {
     return this.serialized(async () => {
-      const exchange = this.persisting(this.venue.openAccount(accountId, balances));
+      const exchange = this.persisting(accountId, this.venue.openAccount(accountId, balances));
       this.exchanges.set(accountId, exchange);
       await this.store.save(this.venue.drainChanges());
       return exchange;
@@ -103,6 +112,20 @@ export class PaperTrading {
     });
   }
 
+  /** Runs several placements and cancellations, storing what they changed once at the end. */
+  batch<T>(work: () => Promise<T>): Promise<T> {
+    if (this.batching) return work();
+    return this.serialized(async () => {
+      this.batching = true;
+      try {
+        return await work();
+      } finally {
+        this.batching = false;
+        await this.store.save(this.venue.drainChanges());
+      }
+    });
+  }
+
   private serialized<T>(work: () => Promise<T>): Promise<T> {
     const result = this.queue.then(work);
     this.queue = result.catch(() => undefined);
@@ -110,21 +133,27 @@ export class PaperTrading {
   }
 
   /** The account's exchange, with placements and cancellations stored before they return. */
-  private persisting(exchange: Exchange): Exchange {
-    const store = async <T>(action: () => Promise<T>) =>
-      this.serialized(async () => {
+  private persisting(accountId: number, exchange: Exchange): Exchange {
+    const store = async <T>(action: () => Promise<T>) => {
+      if (this.batching) return action();
+      return this.serialized(async () => {
         try {
           return await action();
         } finally {
           await this.store.save(this.venue.drainChanges());
         }
       });
+    };
     return {
       marketCode: exchange.marketCode,
       markets: () => exchange.markets(),
       ticker: (pair) => exchange.ticker(pair),
       balances: () => exchange.balances(),
       openOrders: (pair) => exchange.openOrders(pair),
+      findOrder: async (pair, clientOrderId) => {
+        const order = (await exchange.findOrder(pair, clientOrderId)) ?? (await this.store.findOrder(accountId, clientOrderId));
+        return order?.pair === pair ? order : undefined;
+      },
       onOrderUpdate: (listener) => exchange.onOrderUpdate(listener),
       onTicker: (listener) => exchange.onTicker(listener),
       placeOrder: (request: OrderRequest) => store(() => exchange.placeOrder(request)),

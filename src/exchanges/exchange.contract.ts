@@ -105,6 +105,17 @@ export function exchangeContract(name: string, setup: () => Promise<ContractSubj
       assert.equal((await exchange.openOrders(subject.pair)).length, 1);
     });
 
+    it('finds an order by client order id, and nothing for an unknown one', async () => {
+      const request = await restingBuy('contract-find');
+      const placed = await exchange.placeOrder(request);
+      const found = await exchange.findOrder(subject.pair, request.clientOrderId);
+      assert.equal(found?.id, placed.id);
+      assert.equal(found?.status, 'open');
+      await exchange.cancelOrder(subject.pair, request.clientOrderId);
+      assert.equal((await exchange.findOrder(subject.pair, request.clientOrderId))?.status, 'cancelled');
+      assert.equal(await exchange.findOrder(subject.pair, 'contract-never-placed'), undefined);
+    });
+
     it('refuses an amount off the lot step as a rule violation', async () => {
       const { rules } = await market();
       const request = await restingBuy('contract-lot-step');

@@ -92,6 +92,8 @@ export interface Exchange {
   placeOrder(request: OrderRequest): Promise<ExchangeOrder>;
   cancelOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder>;
   openOrders(pair?: string): Promise<ExchangeOrder[]>;
+  /** The order placed with this client order id, open or not; undefined when the exchange has none. */
+  findOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder | undefined>;
   onOrderUpdate(listener: (update: OrderUpdate) => void): Unsubscribe;
   onTicker(listener: (ticker: Ticker) => void): Unsubscribe;
 }

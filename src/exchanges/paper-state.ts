@@ -35,4 +35,5 @@ export interface PaperStateStore {
   save(changes: PaperChanges): Promise<void>;
   load(): Promise<StoredPaperState>;
   saveFees(accountId: number, fees: PaperFees): Promise<void>;
+  findOrder(accountId: number, clientOrderId: string): Promise<ExchangeOrder | undefined>;
 }

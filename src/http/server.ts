@@ -17,7 +17,7 @@ import type { AccountsService } from '../services/accounts.service.ts';
 import type { MarketsService } from '../services/markets.service.ts';
 import { adminRoutes } from './routes/ext/admin.routes.ts';
 import { paperFeeRoutes } from './routes/ext/paper-fees.routes.ts';
-import { paperRoutes } from './routes/ext/paper.routes.ts';
+import { type PaperTicks, paperRoutes } from './routes/ext/paper.routes.ts';
 import { accountRoutes } from './routes/ver1/accounts.routes.ts';
 import { marketDataRoutes } from './routes/ver1/market-data.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
@@ -32,6 +32,8 @@ export interface HttpDeps {
   accounts: AccountsService;
   overviews: AccountOverviews;
   paper: PaperTrading;
+  /** Applies paper ticks and waits until the automations have handled them. */
+  applyPaperTicks: PaperTicks;
   rateLimitPerMinute: number;
   version: string;
   now(): Date;
@@ -70,7 +72,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...systemRoutes(deps.now),
     ...userRoutes(deps.users),
     ...adminRoutes(deps.users, deps.apiKeys),
-    ...paperRoutes(deps.paper, deps.now),
+    ...paperRoutes(deps.paper, deps.applyPaperTicks, deps.now),
     ...paperFeeRoutes(deps.paper),
     ...marketDataRoutes(deps.markets),
     ...accountRoutes(deps),

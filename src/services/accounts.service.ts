@@ -124,6 +124,13 @@ export class AccountsService {
     await this.accounts.remove(accountId);
   }
 
+  /** The exchange behind an account, whoever owns it (the engine trades for every user). */
+  async exchangeForId(accountId: number): Promise<Exchange> {
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw errors.notFound();
+    return this.exchangeFor(account);
+  }
+
   /** The exchange behind an account: the paper venue's, or a ccxt connection with its keys. */
   async exchangeFor(account: Account): Promise<Exchange> {
     if (account.marketCode === PAPER_MARKET_CODE) {

@@ -7,6 +7,7 @@ import type { Balance, ExchangeOrder } from '../exchanges/exchange.ts';
 import type { PaperChanges, PaperFees, PaperStateStore, StoredPaperState } from '../exchanges/paper-state.ts';
 import { dec } from '../shared/decimal.ts';
 import type { Database } from './database.ts';
+import { columns } from './unnest.ts';
 
 interface OrderRow {
   id: string;
@@ -25,6 +26,9 @@ interface OrderRow {
   created_at: Date;
   updated_at: Date;
 }
+
+const ORDER_COLUMNS = `o.id, o.account_id, o.client_order_id, o.pair, o.side, o.type, o.price::text, o.amount::text,
+  o.filled::text, o.filled_total::text, o.fee::text, o.fee_currency, o.status, o.created_at, o.updated_at`;
 
 export class SqlPaperRepository implements PaperStateStore {
   constructor(private readonly db: Database) {}
@@ -83,15 +87,21 @@ export class SqlPaperRepository implements PaperStateStore {
     );
   }
 
+  async findOrder(accountId: number, clientOrderId: string): Promise<ExchangeOrder | undefined> {
+    const [row] = await this.db.query<OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = $1 AND o.client_order_id = $2`,
+      [accountId, clientOrderId],
+    );
+    return row && toOrder(row);
+  }
+
   async load(): Promise<StoredPaperState> {
     const balanceRows = await this.db.query<{ account_id: number; currency: string; free: string; locked: string }>(
       `SELECT b.account_id, b.currency, b.free::text, b.locked::text FROM paper_balances b
        JOIN accounts a ON a.id = b.account_id WHERE a.deleted_at IS NULL ORDER BY b.account_id, b.currency`,
     );
     const orderRows = await this.db.query<OrderRow>(
-      `SELECT o.id, o.account_id, o.client_order_id, o.pair, o.side, o.type, o.price::text, o.amount::text,
-         o.filled::text, o.filled_total::text, o.fee::text, o.fee_currency, o.status, o.created_at, o.updated_at
-       FROM paper_orders o JOIN accounts a ON a.id = o.account_id
+      `SELECT ${ORDER_COLUMNS} FROM paper_orders o JOIN accounts a ON a.id = o.account_id
        WHERE o.status = 'open' AND a.deleted_at IS NULL ORDER BY o.sequence`,
     );
     const feeRows = await this.db.query<{ account_id: number; maker: string; taker: string }>(
@@ -118,10 +128,6 @@ export class SqlPaperRepository implements PaperStateStore {
   }
 }
 
-/** Turns rows into one array per column, the shape unnest takes. */
-function columns(rows: ReadonlyArray<readonly unknown[]>, width: number): unknown[][] {
-  return Array.from({ length: width }, (_, column) => rows.map((row) => row[column]));
-}
 
 function toOrder(row: OrderRow): ExchangeOrder {
   return {

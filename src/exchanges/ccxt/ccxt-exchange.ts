@@ -121,6 +121,14 @@ export class CcxtExchange implements Exchange {
     });
   }
 
+  async findOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder | undefined> {
+    return this.access.call(async (client, catalog) => {
+      const market = catalog.market(pair);
+      const found = await this.find(client, catalog, market, clientOrderId);
+      return found && this.updates.report(client, catalog, found, { clientOrderId, market });
+    });
+  }
+
   async openOrders(pair?: string): Promise<ExchangeOrder[]> {
     return this.access.call(async (client, catalog) => {
       const symbol = pair === undefined ? undefined : catalog.symbol(pair);

@@ -19,10 +19,19 @@ import type { FeeSchedule } from './fill-models.ts';
 import { PaperLedger } from './paper-ledger.ts';
 import type { PaperVenue } from './paper-venue.ts';
 
+/**
+ * Closed orders kept in memory, so a repeated placement still returns the first order; older ones
+ * are only in storage (findOrder reads it). The engine never repeats a placement that far back:
+ * its journal knows every order it sent.
+ */
+const RECENTLY_CLOSED = 256;
+
 export class PaperAccount implements Exchange {
   readonly marketCode = 'paper_trading';
   readonly ledger: PaperLedger;
+  /** Open orders by client order id. Closed ones move to `closed`, so memory follows open orders only. */
   private readonly orders = new Map<string, ExchangeOrder>();
+  private readonly closed = new Map<string, ExchangeOrder>();
   private readonly orderListeners = new Set<(update: OrderUpdate) => void>();
 
   constructor(
@@ -64,7 +73,7 @@ export class PaperAccount implements Exchange {
    * that of the pair's last market event, which keeps replays deterministic.
    */
   place(request: OrderRequest): { order: ExchangeOrder; updates: OrderUpdate[] } {
-    const existing = this.orders.get(request.clientOrderId);
+    const existing = this.known(request.clientOrderId);
     if (existing) return { order: existing, updates: [] };
     const market = this.venue.market(request.pair);
     const time = this.venue.ticker(request.pair)?.at ?? new Date(0);
@@ -72,11 +81,27 @@ export class PaperAccount implements Exchange {
       request.type === 'market'
         ? this.placeMarket(market, request, time)
         : this.placeLimit(market, request, time);
-    return { order: this.orders.get(request.clientOrderId)!, updates };
+    return { order: this.known(request.clientOrderId)!, updates };
+  }
+
+  /** An open or recently closed order; the paper exchange's storage has the older ones. */
+  async findOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder | undefined> {
+    const order = this.known(clientOrderId);
+    return order?.pair === pair ? { ...order } : undefined;
+  }
+
+  private known(clientOrderId: string): ExchangeOrder | undefined {
+    return this.orders.get(clientOrderId) ?? this.closed.get(clientOrderId);
+  }
+
+  private retire(order: ExchangeOrder): void {
+    this.orders.delete(order.clientOrderId);
+    this.closed.set(order.clientOrderId, order);
+    if (this.closed.size > RECENTLY_CLOSED) this.closed.delete(this.closed.keys().next().value!);
   }
 
   async cancelOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder> {
-    const order = this.orders.get(clientOrderId);
+    const order = this.known(clientOrderId);
     if (!order || order.pair !== pair) {
       throw new ExchangeError('order_not_found', `No order ${clientOrderId} on ${pair}`);
     }
@@ -206,7 +231,10 @@ export class PaperAccount implements Exchange {
     order.filledTotal = order.filledTotal.plus(total);
     order.fee = order.fee.plus(fee);
     order.updatedAt = at;
-    if (order.filled.eq(order.amount)) order.status = 'filled';
+    if (order.filled.eq(order.amount)) {
+      order.status = 'filled';
+      this.retire(order);
+    }
     const update: OrderUpdate = {
       order: { ...order },
       fill: {
@@ -234,6 +262,7 @@ export class PaperAccount implements Exchange {
     else this.ledger.unlock(market.base, remaining);
     order.status = 'cancelled';
     order.updatedAt = at;
+    this.retire(order);
     this.venue.noteChange(this, order);
   }
 

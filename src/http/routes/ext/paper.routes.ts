@@ -1,6 +1,8 @@
 /** Moving the paper market by hand (PAPER_FEED=manual), for tests, scripts and demos. */
 import Type from 'typebox';
+import type { MarketTick } from '../../../domain/market/market-tick.ts';
 import type { PaperTrading } from '../../../engine/paper-trading.ts';
+import type { OrderUpdate } from '../../../exchanges/exchange.ts';
 import { dec } from '../../../shared/decimal.ts';
 import { ApiError, FieldErrorCollector } from '../../../shared/errors.ts';
 import { PAPER_MARKET_CODE } from '../../../services/markets.service.ts';
@@ -24,11 +26,13 @@ const TicksInput = Type.Object({
   ),
 });
 
-export const paperRoutes = (paper: PaperTrading, now: () => Date) => [
+export type PaperTicks = (ticks: MarketTick[]) => Promise<OrderUpdate[]>;
+
+export const paperRoutes = (paper: PaperTrading, applyTicks: PaperTicks, now: () => Date) => [
   defineRoute({
     method: 'POST',
     url: '/ext/paper/ticks',
-    summary: 'Apply price ticks to the paper market; answers once every fill they cause is stored',
+    summary: 'Apply price ticks to the paper market; answers once every fill they cause is stored and the automations have handled them',
     tags: ['ext'],
     input: TicksInput,
     handler: async ({ input }) => {
@@ -54,7 +58,7 @@ export const paperRoutes = (paper: PaperTrading, now: () => Date) => [
       });
       invalid.throwIfAny();
       const at = now();
-      const updates = await paper.applyTicks(
+      const updates = await applyTicks(
         input.ticks.map((tick) => ({
           pair: tick.pair,
           price: dec(tick.price),

@@ -1,0 +1,77 @@
+/**
+ * How the engine runs one kind of automation (grid bot, SmartTrade, DCA bot): the pure step
+ * function from `domain/`, what prices it watches, and how its state is written to and read from
+ * JSON. Everything the engine knows about a kind goes through this object.
+ */
+import type { EngineInput, PriceWatch, StepContext, StepResult } from '../domain/automation.ts';
+
+export interface AutomationKind<State, Action = never, Record = never> {
+  /** Stored with each automation: `grid_bot`, `smart_trade`, `dca_bot`, ... */
+  readonly name: string;
+  /** One or two lowercase letters, part of every client order id of this kind. */
+  readonly orderIdPrefix: string;
+  step(state: State, input: EngineInput | Action, context: StepContext): StepResult<State, Record>;
+  /** The prices the automation must hear about in its current state. */
+  watches(state: State): PriceWatch[];
+  /** False once the automation needs no more market events, fills or timers (stopped, finished). */
+  isRunning(state: State): boolean;
+  /** The pairs whose prices and rules the automation uses; defaults to the pairs it watches. */
+  pairs?(state: State): string[];
+  toJson(state: State): unknown;
+  fromJson(json: unknown): State;
+}
+
+// The engine holds automations of every kind in one map, so it erases the kind's own types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyAutomationKind = AutomationKind<any, any, any>;
+
+/** An automation as the engine keeps it. */
+export interface Automation<State> {
+  id: number;
+  kind: string;
+  userId: number;
+  accountId: number;
+  state: State;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A running automation in the engine's memory. */
+export interface LiveAutomation {
+  automation: Automation<unknown>;
+  kind: AnyAutomationKind;
+  /** Where its market events come from: `paper`, or `account:<id>` for a real account. */
+  source: string;
+}
+
+/** One order the engine placed for an automation, as it is journaled before it is sent. */
+export interface EngineOrder {
+  /** The journal's own number, shown as `order_id` by the API. */
+  id: number;
+  automationId: number;
+  key: string;
+  clientOrderId: string;
+  accountId: number;
+  pair: string;
+  role: string;
+  side: 'buy' | 'sell';
+  orderType: 'market' | 'limit';
+  timeInForce: 'gtc' | 'ioc' | 'fok' | 'post_only' | null;
+  price: string | null;
+  amount: string;
+  filled: string;
+  /** Quote value of the fills, before fees. */
+  filledTotal: string;
+  fee: string;
+  status: 'pending' | 'open' | 'filled' | 'cancelled' | 'rejected';
+  /** The automation asked for a cancellation; recovery repeats it if the order is still open. */
+  cancelRequested: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** An event log line of an automation as stored. */
+export interface StoredEvent {
+  message: string;
+  createdAt: Date;
+}

@@ -1,0 +1,156 @@
+/**
+ * Collects what one engine batch changed (automation states, events, records, journal rows) and
+ * stores it in one transaction. New orders are journaled here, with their client order ids, before
+ * anything is sent.
+ */
+import type { CancelOrder, PlaceOrder, StepResult } from '../domain/automation.ts';
+import type { OrderRequest } from '../exchanges/exchange.ts';
+import type { EngineOrder, LiveAutomation } from './automation-kind.ts';
+import type { EngineBatch, EngineStore } from './engine-store.ts';
+import { isFinal, type OrderJournal } from './order-journal.ts';
+import type { Timers } from './timers.ts';
+import { dec } from '../shared/decimal.ts';
+
+export interface PendingCommand {
+  live: LiveAutomation;
+  command: PlaceOrder | CancelOrder;
+}
+
+export type Send =
+  | { type: 'place'; entry: EngineOrder; request: OrderRequest }
+  | { type: 'cancel'; entry: EngineOrder };
+
+/** Ids are reserved from the store in blocks so that steps, which are synchronous, can take them. */
+const ID_BLOCK = 1024;
+const ID_LOW_WATER = 256;
+
+export class BatchWriter {
+  private dirty = new Map<number, LiveAutomation>();
+  private events: EngineBatch['events'] = [];
+  private records = new Map<number, { kind: string; records: unknown[] }>();
+  private orders = new Set<EngineOrder>();
+  private ids: number[] = [];
+  private nextIndex = 0;
+
+  constructor(
+    private readonly store: EngineStore,
+    private readonly journalOf: OrderJournal,
+    private readonly timers: Timers,
+  ) {}
+
+  begin(): PendingCommand[] {
+    return [];
+  }
+
+  async reserveIds(): Promise<void> {
+    if (this.ids.length - this.nextIndex >= ID_LOW_WATER) return;
+    this.ids = [...this.ids.slice(this.nextIndex), ...(await this.store.reserveIds(ID_BLOCK))];
+    this.nextIndex = 0;
+  }
+
+  nextId(): number {
+    const id = this.ids[this.nextIndex];
+    if (id === undefined) throw new Error('The engine ran out of reserved ids in one batch');
+    this.nextIndex += 1;
+    return id;
+  }
+
+  noteStep(live: LiveAutomation, result: StepResult<unknown, unknown>): void {
+    const id = live.automation.id;
+    this.dirty.set(id, live);
+    for (const event of result.events) this.events.push({ automationId: id, message: event.message, at: event.at });
+    if (result.records.length > 0) {
+      let entry = this.records.get(id);
+      if (!entry) this.records.set(id, (entry = { kind: live.kind.name, records: [] }));
+      entry.records.push(...result.records);
+    }
+  }
+
+  noteOrder(entry: EngineOrder): void {
+    this.orders.add(entry);
+  }
+
+  /** Journals the batch's orders and cancellations and returns what to send, in command order. */
+  journal(pending: readonly PendingCommand[], now: Date): Send[] {
+    const sends: Send[] = [];
+    for (const { live, command } of pending) {
+      const automationId = live.automation.id;
+      if (command.type === 'cancel_order') {
+        const entry = this.journalOf.byKey(automationId, command.key);
+        if (!entry || isFinal(entry) || entry.cancelRequested) continue;
+        entry.cancelRequested = true;
+        entry.updatedAt = now;
+        this.orders.add(entry);
+        sends.push({ type: 'cancel', entry });
+        continue;
+      }
+      if (this.journalOf.byKey(automationId, command.key)) continue;
+      const entry = newEntry(this.nextId(), live, command, now);
+      this.journalOf.add(entry);
+      this.orders.add(entry);
+      sends.push({ type: 'place', entry, request: requestOf(entry) });
+    }
+    return sends;
+  }
+
+  async flush(): Promise<void> {
+    const batch: EngineBatch = {
+      automations: [...this.dirty.values()].map(({ automation, kind }) => ({
+        id: automation.id,
+        running: kind.isRunning(automation.state),
+        state: { v: kind.toJson(automation.state), timers: this.timers.of(automation.id) },
+        updatedAt: automation.updatedAt,
+      })),
+      events: this.events,
+      orders: [...this.orders],
+      records: [...this.records].map(([automationId, { kind, records }]) => ({ kind, automationId, records })),
+    };
+    this.dirty = new Map();
+    this.events = [];
+    this.records = new Map();
+    this.orders = new Set();
+    await this.store.save(batch);
+    for (const order of batch.orders) if (isFinal(order)) this.journalOf.forget(order);
+  }
+}
+
+export function clientOrderId(prefix: string, automationId: number, key: string): string {
+  return `tl${prefix}${automationId}x${key}`;
+}
+
+export function requestOf(entry: EngineOrder): OrderRequest {
+  return {
+    clientOrderId: entry.clientOrderId,
+    pair: entry.pair,
+    side: entry.side,
+    type: entry.orderType,
+    amount: dec(entry.amount),
+    ...(entry.price === null ? {} : { price: dec(entry.price) }),
+    ...(entry.timeInForce === null ? {} : { timeInForce: entry.timeInForce }),
+  };
+}
+
+function newEntry(id: number, live: LiveAutomation, command: PlaceOrder, now: Date): EngineOrder {
+  const automationId = live.automation.id;
+  return {
+    id,
+    automationId,
+    key: command.key,
+    clientOrderId: clientOrderId(live.kind.orderIdPrefix, automationId, command.key),
+    accountId: live.automation.accountId,
+    pair: command.pair,
+    role: command.role,
+    side: command.side,
+    orderType: command.orderType,
+    timeInForce: command.timeInForce ?? null,
+    price: command.price?.toFixed() ?? null,
+    amount: command.amount.toFixed(),
+    filled: '0',
+    filledTotal: '0',
+    fee: '0',
+    status: 'pending',
+    cancelRequested: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The port through which the engine keeps automations, their event logs and its order journal.
+ * A batch is written atomically: if the process dies, either all of a batch is stored or none.
+ */
+import type { Sql } from '../store/database.ts';
+import type { EngineOrder, StoredEvent } from './automation-kind.ts';
+
+/** Writes one kind's records (profit rows, deal snapshots) inside the batch's transaction. */
+export type RecordWriter = (sql: Sql, automationId: number, records: unknown[]) => Promise<void>;
+
+export interface StoredAutomation {
+  id: number;
+  kind: string;
+  userId: number;
+  accountId: number;
+  running: boolean;
+  state: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewAutomation {
+  kind: string;
+  userId: number;
+  accountId: number;
+  running: boolean;
+  state: unknown;
+  at: Date;
+}
+
+export interface AutomationChange {
+  id: number;
+  running: boolean;
+  state: unknown;
+  updatedAt: Date;
+}
+
+export interface EngineBatch {
+  automations: AutomationChange[];
+  events: Array<{ automationId: number; message: string; at: Date }>;
+  /** New and changed journal rows (whole rows; the journal upserts by id). */
+  orders: EngineOrder[];
+  records: Array<{ kind: string; automationId: number; records: unknown[] }>;
+}
+
+export interface AutomationFilter {
+  userId?: number;
+  accountId?: number;
+}
+
+export interface EngineStore {
+  insert(automation: NewAutomation): Promise<StoredAutomation>;
+  save(batch: EngineBatch): Promise<void>;
+  /** Every running automation, and the journal rows of theirs still pending or open. */
+  loadRunning(): Promise<{ automations: StoredAutomation[]; liveOrders: EngineOrder[] }>;
+  get(kind: string, id: number): Promise<StoredAutomation | undefined>;
+  list(kind: string, filter: AutomationFilter): Promise<StoredAutomation[]>;
+  remove(id: number): Promise<void>;
+  orders(automationId: number): Promise<EngineOrder[]>;
+  events(automationId: number, page: { limit: number; offset: number }): Promise<StoredEvent[]>;
+  registerRecordWriter(kind: string, write: RecordWriter): void;
+  /** Reserves `count` new ids (journal numbers, deal ids), unique across processes. */
+  reserveIds(count: number): Promise<number[]>;
+}

@@ -1,0 +1,8 @@
+/**
+ * Every kind of automation the engine runs. A kind's module lives beside this file
+ * (`grid-bot.kind.ts`, ...) and is listed here; records it emits need a writer registered with
+ * `engine.registerRecordWriter` in the composition root.
+ */
+import type { AnyAutomationKind } from '../automation-kind.ts';
+
+export const AUTOMATION_KINDS: readonly AnyAutomationKind[] = [];

@@ -1,0 +1,95 @@
+/**
+ * The engine's record of the orders automations placed and have not seen end. It turns whatever
+ * the exchange reports about an order (a streamed update, a placement answer, a lookup during
+ * recovery) into the fill and close inputs the automation has not had yet, so reports that repeat
+ * or arrive out of order never count a fill twice.
+ */
+import type { EngineInput } from '../domain/automation.ts';
+import type { ExchangeOrder, Fill } from '../exchanges/exchange.ts';
+import type { EngineOrder } from './automation-kind.ts';
+
+const FINAL: ReadonlySet<EngineOrder['status']> = new Set(['filled', 'cancelled', 'rejected']);
+
+export const isFinal = (order: EngineOrder) => FINAL.has(order.status);
+
+export class OrderJournal {
+  private readonly byClientId = new Map<string, EngineOrder>();
+  private readonly byAutomation = new Map<number, Map<string, EngineOrder>>();
+
+  add(order: EngineOrder): void {
+    this.byClientId.set(slot(order.accountId, order.clientOrderId), order);
+    let keys = this.byAutomation.get(order.automationId);
+    if (!keys) this.byAutomation.set(order.automationId, (keys = new Map()));
+    keys.set(order.key, order);
+  }
+
+  find(accountId: number, clientOrderId: string): EngineOrder | undefined {
+    return this.byClientId.get(slot(accountId, clientOrderId));
+  }
+
+  byKey(automationId: number, key: string): EngineOrder | undefined {
+    return this.byAutomation.get(automationId)?.get(key);
+  }
+
+  all(): EngineOrder[] {
+    return [...this.byClientId.values()];
+  }
+
+  /** Forgets an order that has ended; its stored row stays. */
+  forget(order: EngineOrder): void {
+    this.byClientId.delete(slot(order.accountId, order.clientOrderId));
+    const keys = this.byAutomation.get(order.automationId);
+    keys?.delete(order.key);
+    if (keys?.size === 0) this.byAutomation.delete(order.automationId);
+  }
+
+  /**
+   * Brings the entry up to the exchange's view and returns the inputs that view adds: a fill for
+   * any amount filled beyond what was recorded, and a close when the order ended unfilled.
+   */
+  apply(entry: EngineOrder, order: ExchangeOrder, fill: Fill | undefined, at: Date): EngineInput[] {
+    const inputs: EngineInput[] = [];
+    const newlyFilled = order.filled.minus(entry.filled);
+    if (newlyFilled.gt(0)) {
+      const quote = order.filledTotal.minus(entry.filledTotal);
+      const exact = fill !== undefined && fill.amount.eq(newlyFilled);
+      inputs.push({
+        type: 'fill',
+        key: entry.key,
+        side: entry.side,
+        price: exact ? fill.price : quote.div(newlyFilled),
+        amount: newlyFilled,
+        fee: order.fee.minus(entry.fee),
+        feeCurrency: order.feeCurrency,
+        orderFilled: order.status === 'filled',
+        at: fill?.at ?? order.updatedAt,
+      });
+      entry.filled = order.filled.toFixed();
+      entry.filledTotal = order.filledTotal.toFixed();
+      entry.fee = order.fee.toFixed();
+    }
+    const wasFinal = isFinal(entry);
+    if (!wasFinal) entry.status = order.status;
+    if (!wasFinal && (order.status === 'cancelled' || order.status === 'rejected')) {
+      inputs.push({ type: 'order_closed', key: entry.key, status: order.status, at });
+    }
+    entry.updatedAt = order.updatedAt;
+    return inputs;
+  }
+
+  /** The exchange refused the order outright. */
+  reject(entry: EngineOrder, reason: string, message: string, at: Date): EngineInput {
+    entry.status = 'rejected';
+    entry.updatedAt = at;
+    return { type: 'order_closed', key: entry.key, status: 'rejected', reason, message, at };
+  }
+
+  /** The exchange does not know an order that was open: it ended elsewhere without more fills. */
+  lost(entry: EngineOrder, at: Date): EngineInput {
+    entry.status = 'cancelled';
+    entry.updatedAt = at;
+    return { type: 'order_closed', key: entry.key, status: 'cancelled', message: 'The exchange no longer has this order', at };
+  }
+}
+
+const slot = (accountId: number, clientOrderId: string) => `${accountId}:${clientOrderId}`;

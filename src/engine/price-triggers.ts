@@ -1,0 +1,101 @@
+/**
+ * Which automations a price move concerns. Each automation watches a band per pair; a tick wakes
+ * only those whose band it leaves, so the cost of a tick grows with the crossings, not with the
+ * number of automations. Bounds sit in two heaps per market (highest `below` and lowest `above`
+ * on top); replaced bounds are dropped lazily when they surface, and the heaps are compacted when
+ * stale entries outnumber live ones.
+ */
+import type { PriceWatch } from '../domain/automation.ts';
+import type { Decimal } from '../shared/decimal.ts';
+import { Heap } from './heap.ts';
+
+interface Bound {
+  price: number;
+  automationId: number;
+  version: number;
+}
+
+interface Market {
+  below: Heap<Bound>;
+  above: Heap<Bound>;
+}
+
+export class PriceTriggers {
+  private readonly markets = new Map<string, Market>();
+  private readonly versions = new Map<number, number>();
+  private live = 0;
+
+  /** Replaces the automation's watches on `source` (a paper venue or one real account). */
+  set(automationId: number, source: string, watches: readonly PriceWatch[]): void {
+    const version = (this.versions.get(automationId) ?? 0) + 1;
+    this.versions.set(automationId, version);
+    for (const watch of watches) {
+      const market = this.market(`${source}|${watch.pair}`);
+      if (watch.below !== undefined) market.below.push({ price: toNumber(watch.below), automationId, version });
+      if (watch.above !== undefined) market.above.push({ price: toNumber(watch.above), automationId, version });
+      this.live += Number(watch.below !== undefined) + Number(watch.above !== undefined);
+    }
+    this.compactIfStale();
+  }
+
+  remove(automationId: number): void {
+    this.versions.delete(automationId);
+  }
+
+  /**
+   * The automations whose bands a move to [low, high] leaves (low is the lower of bid and last,
+   * high the higher of ask and last). Their watches are consumed: the engine sets new ones after
+   * stepping them.
+   */
+  crossed(source: string, pair: string, low: Decimal, high: Decimal): Set<number> {
+    const woken = new Set<number>();
+    const market = this.markets.get(`${source}|${pair}`);
+    if (!market) return woken;
+    const lowValue = low.toNumber();
+    const highValue = high.toNumber();
+    this.drain(market.below, (bound) => bound.price >= lowValue, woken);
+    this.drain(market.above, (bound) => bound.price <= highValue, woken);
+    for (const id of woken) this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
+    return woken;
+  }
+
+  private drain(heap: Heap<Bound>, reached: (bound: Bound) => boolean, woken: Set<number>): void {
+    for (let top = heap.peek(); top !== undefined && reached(top); top = heap.peek()) {
+      heap.pop();
+      this.live -= 1;
+      if (this.versions.get(top.automationId) === top.version) woken.add(top.automationId);
+    }
+  }
+
+  private market(key: string): Market {
+    let market = this.markets.get(key);
+    if (!market) {
+      market = {
+        below: new Heap<Bound>((a, b) => a.price > b.price),
+        above: new Heap<Bound>((a, b) => a.price < b.price),
+      };
+      this.markets.set(key, market);
+    }
+    return market;
+  }
+
+  private compactIfStale(): void {
+    if (this.live < 4096 || this.live < 4 * this.versions.size) return;
+    const current = (bound: Bound) => this.versions.get(bound.automationId) === bound.version;
+    this.live = 0;
+    for (const market of this.markets.values()) {
+      market.below.filter(current);
+      market.above.filter(current);
+      this.live += market.below.size + market.above.size;
+    }
+  }
+}
+
+/**
+ * Bounds are compared as doubles for speed. Rounding to the nearest double never reverses an
+ * order, so a crossing is never missed; a tie that rounding creates only wakes an automation that
+ * then checks the exact decimal tick and finds nothing to do.
+ */
+function toNumber(value: Decimal): number {
+  return value.toNumber();
+}
