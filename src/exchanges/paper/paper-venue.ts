@@ -170,6 +170,8 @@ export class PaperVenue {
       at: tick.at,
     };
     this.tickers.set(tick.pair, ticker);
+    // The price is announced before the fills it causes, so whoever hears both sees them in that order.
+    for (const listener of this.tickerListeners) listener(ticker);
     const book = this.books.get(market.pair)!;
     const matches =
       tick.volume === undefined
@@ -181,7 +183,6 @@ export class PaperVenue {
       if (match.order.remaining.isZero()) this.resting.delete(match.order.id);
       updates.push(resting.account.fillResting(resting.order, match.amount, tick.at));
     }
-    for (const listener of this.tickerListeners) listener(ticker);
     return updates;
   }
 
