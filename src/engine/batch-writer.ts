@@ -42,9 +42,12 @@ export class BatchWriter {
     return [];
   }
 
-  async reserveIds(): Promise<void> {
-    if (this.ids.length - this.nextIndex >= ID_LOW_WATER) return;
-    this.ids = [...this.ids.slice(this.nextIndex), ...(await this.store.reserveIds(ID_BLOCK))];
+  /** Makes sure `needed` ids (and a reserve for the steps of the next batch) are at hand. */
+  async reserveIds(needed = 0): Promise<void> {
+    const available = this.ids.length - this.nextIndex;
+    if (available >= needed + ID_LOW_WATER) return;
+    const more = await this.store.reserveIds(Math.max(ID_BLOCK, needed + ID_LOW_WATER - available));
+    this.ids = [...this.ids.slice(this.nextIndex), ...more];
     this.nextIndex = 0;
   }
 

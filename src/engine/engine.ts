@@ -266,6 +266,7 @@ export class Engine {
 
   /** Stores the batch, then sends its orders; automations that stopped leave memory. */
   private async commit(batch: PendingCommand[]): Promise<void> {
+    await this.writer.reserveIds(batch.filter((pending) => pending.command.type === 'place_order').length);
     const sends = this.writer.journal(batch, this.ports.clock());
     await this.writer.flush();
     for (const [id, live] of this.running) if (!live.kind.isRunning(live.automation.state)) this.running.delete(id);

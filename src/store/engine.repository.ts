@@ -20,7 +20,7 @@ interface AutomationRow {
   user_id: string;
   account_id: string;
   running: boolean;
-  state: unknown;
+  state: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -76,7 +76,7 @@ export class SqlEngineRepository implements EngineStore {
       if (batch.automations.length > 0) {
         await tx.query(
           `UPDATE automations a SET running = c.running, state = c.state, updated_at = c.updated_at
-           FROM unnest($1::bigint[], $2::boolean[], $3::jsonb[], $4::timestamptz[]) AS c (id, running, state, updated_at)
+           FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::timestamptz[]) AS c (id, running, state, updated_at)
            WHERE a.id = c.id`,
           columns(
             batch.automations.map((a) => [a.id, a.running, JSON.stringify(a.state), a.updatedAt]),
@@ -186,7 +186,7 @@ function toAutomation(row: AutomationRow): StoredAutomation {
     userId: Number(row.user_id),
     accountId: Number(row.account_id),
     running: row.running,
-    state: typeof row.state === 'string' ? JSON.parse(row.state) : row.state,
+    state: JSON.parse(row.state),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
