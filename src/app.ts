@@ -16,6 +16,9 @@ import { paperTrading } from './app-paper.ts';
 import type { PaperTrading } from './engine/paper-trading.ts';
 import { Engine } from './engine/engine.ts';
 import { AUTOMATION_KINDS } from './engine/kinds/index.ts';
+import { gridBotKind } from './engine/kinds/grid-bot.kind.ts';
+import { GridBotsService } from './services/grid-bots.service.ts';
+import { SqlGridBotsRepository, writeGridProfits } from './store/grid-bots.repository.ts';
 import type { MarketTick } from './domain/market/market-tick.ts';
 import type { OrderUpdate } from './exchanges/exchange.ts';
 import { SqlEngineRepository } from './store/engine.repository.ts';
@@ -24,7 +27,8 @@ import type { ExchangeConnector } from './exchanges/exchange-connector.ts';
 import type { PriceFeed } from './market-data/price-feed.ts';
 import { AccountOverviews } from './services/account-overview.ts';
 import { AccountsService } from './services/accounts.service.ts';
-import { MarketsService } from './services/markets.service.ts';
+import { MarketsService, PAPER_MARKET_CODE } from './services/markets.service.ts';
+import type { Account } from './services/repositories.ts';
 import { dec, ZERO } from './shared/decimal.ts';
 import { SqlAccountsRepository } from './store/accounts.repository.ts';
 import { SqlApiKeysRepository } from './store/api-keys.repository.ts';
@@ -46,6 +50,7 @@ export interface Core {
   markets: MarketsService;
   accounts: AccountsService;
   overviews: AccountOverviews;
+  gridBots: GridBotsService;
   paper: PaperTrading;
   engine: Engine;
   /** Applies paper ticks and resolves once the engine has handled everything they caused. */
@@ -119,6 +124,15 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       logger,
       kinds: AUTOMATION_KINDS,
     });
+    engine.registerRecordWriter(gridBotKind.name, writeGridProfits);
+    const gridBotsRepository = new SqlGridBotsRepository(db);
+    // Balancing orders are grossed up by the taker fee: the paper account's own, else the paper
+    // default; on real exchanges the lowest-tier 0.1 % the reference assumes too.
+    const takerFee = async (account: Account) =>
+      account.marketCode === PAPER_MARKET_CODE
+        ? ((await gridBotsRepository.paperTakerFee(account.id)) ?? dec(config.paper.fee))
+        : dec('0.001');
+    const gridBots = new GridBotsService(engine, accounts, markets, gridBotsRepository, takerFee);
     let trading = false;
     return {
       config,
@@ -129,6 +143,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       markets,
       accounts,
       overviews: new AccountOverviews(accounts, markets, options.now ?? (() => new Date())),
+      gridBots,
       paper,
       engine,
       applyPaperTicks: async (ticks) => {
@@ -170,6 +185,7 @@ export async function buildApp(core: Core, now: () => Date = () => new Date()): 
     markets: core.markets,
     accounts: core.accounts,
     overviews: core.overviews,
+    gridBots: core.gridBots,
     paper: core.paper,
     applyPaperTicks: (ticks) => core.applyPaperTicks(ticks),
     rateLimitPerMinute: core.config.rateLimitPerMinute,

@@ -15,10 +15,12 @@ import type { PaperTrading } from '../engine/paper-trading.ts';
 import type { AccountOverviews } from '../services/account-overview.ts';
 import type { AccountsService } from '../services/accounts.service.ts';
 import type { MarketsService } from '../services/markets.service.ts';
+import type { GridBotsService } from '../services/grid-bots.service.ts';
 import { adminRoutes } from './routes/ext/admin.routes.ts';
 import { paperFeeRoutes } from './routes/ext/paper-fees.routes.ts';
 import { type PaperTicks, paperRoutes } from './routes/ext/paper.routes.ts';
 import { accountRoutes } from './routes/ver1/accounts.routes.ts';
+import { gridBotRoutes } from './routes/ver1/grid-bots.routes.ts';
 import { marketDataRoutes } from './routes/ver1/market-data.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
 import { systemRoutes } from './routes/ver1/system.routes.ts';
@@ -31,6 +33,7 @@ export interface HttpDeps {
   markets: MarketsService;
   accounts: AccountsService;
   overviews: AccountOverviews;
+  gridBots: GridBotsService;
   paper: PaperTrading;
   /** Applies paper ticks and waits until the automations have handled them. */
   applyPaperTicks: PaperTicks;
@@ -76,6 +79,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...paperFeeRoutes(deps.paper),
     ...marketDataRoutes(deps.markets),
     ...accountRoutes(deps),
+    ...gridBotRoutes(deps.gridBots),
   ]);
   await app.ready();
   return app;

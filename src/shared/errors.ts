@@ -84,6 +84,8 @@ export const errors = {
       'master_key_mismatch',
       'Stored secrets cannot be decrypted with the configured master key (TRADELOOP_MASTER_KEY or DATA_DIR/master.key changed)',
     ),
+  /** Grid required_balances for a bot whose lines carry no sides (reference: 500). */
+  gridLinesNotMarked: () => new ApiError(500, 'grid_lines_not_marked', 'Grid lines empty or not marked'),
 } as const;
 
 /** Validation errors collected field by field, keyed the way the reference names fields. */

@@ -4,5 +4,6 @@
  * `engine.registerRecordWriter` in the composition root.
  */
 import type { AnyAutomationKind } from '../automation-kind.ts';
+import { gridBotKind } from './grid-bot.kind.ts';
 
-export const AUTOMATION_KINDS: readonly AnyAutomationKind[] = [];
+export const AUTOMATION_KINDS: readonly AnyAutomationKind[] = [gridBotKind];

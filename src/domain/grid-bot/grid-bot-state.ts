@@ -1,0 +1,145 @@
+/**
+ * A grid bot's state: its settings, its lines (lowest price first) and what its fills added up to.
+ *
+ * Invariants while running: exactly one line waits (side null) and it is the one next to the last
+ * fill; every line below it is a buy and every line above it a sell. A line's `order` is the
+ * sequence number of the last order placed for it, so fills are routed by order key and a fill of
+ * an order the bot already gave up on is still accounted for.
+ */
+import type { Side } from '../automation.ts';
+import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import type { GridBotConfig } from './grid-bot-config.ts';
+
+export type GridBotStatus = 'new' | 'balancing' | 'running' | 'stopping' | 'disabled' | 'deleted';
+
+/** What an order has filled so far, before it completes. */
+export interface PartialFill {
+  amount: Decimal;
+  quote: Decimal;
+  feeBase: Decimal;
+  feeQuote: Decimal;
+}
+
+export interface GridLine {
+  id: number;
+  /** k in the price formula of grid-lines.ts. */
+  index: number;
+  price: Decimal;
+  side: Side | null;
+  /** An order for this line is on the exchange (or on its way there). */
+  placed: boolean;
+  /** Base amount of the line's order. */
+  amount: Decimal;
+  /** Sequence number of the line's last order; 0 when it never had one. */
+  order: number;
+  /** For a sell that closes a buy of this bot: what that buy cost in quote, fees included. */
+  cost: Decimal | null;
+  /** The exchange refused the line's order; it is not retried until the line changes side. */
+  refused: boolean;
+  partial: PartialFill | null;
+}
+
+/** A market order of the bot that is not a line order: the balancing order or a stop-loss order. */
+export interface SideOrder {
+  order: number;
+  side: Side;
+  amount: Decimal;
+  partial: PartialFill | null;
+}
+
+export interface GridFigures {
+  profit: Decimal;
+  profitUsd: Decimal;
+  profitsCount: number;
+  /** `profit` when the bot last started, so unrealized figures cover the current run only. */
+  profitAtStart: Decimal;
+  boughtVolume: Decimal;
+  soldVolume: Decimal;
+  /** What the lines needed when the bot last started (zero while it is off). */
+  investmentBase: Decimal;
+  investmentQuote: Decimal;
+  /** The investment valued at the start price; kept after a stop for profit_percentage. */
+  capital: Decimal;
+  /** Quote and base that the line and stop-loss fills moved since the last start. */
+  flowQuote: Decimal;
+  flowBase: Decimal;
+}
+
+export interface GridBotState {
+  config: GridBotConfig;
+  status: GridBotStatus;
+  lines: GridLine[];
+  nextLineId: number;
+  /** Last order sequence number used; order keys are built from it and never reused. */
+  seq: number;
+  /** The price step of the market the lines were planned on. */
+  priceStep: Decimal;
+  startPrice: Decimal | null;
+  balancing: SideOrder | null;
+  stopOrder: SideOrder | null;
+  /** Growth past the bounds ended for good (funds or exchange minimums). */
+  trailingUpEnded: boolean;
+  growDownEnded: boolean;
+  growUpEnded: boolean;
+  figures: GridFigures;
+}
+
+export function emptyFigures(): GridFigures {
+  return {
+    profit: ZERO,
+    profitUsd: ZERO,
+    profitsCount: 0,
+    profitAtStart: ZERO,
+    boughtVolume: ZERO,
+    soldVolume: ZERO,
+    investmentBase: ZERO,
+    investmentQuote: ZERO,
+    capital: ZERO,
+    flowQuote: ZERO,
+    flowBase: ZERO,
+  };
+}
+
+/** A bot that was never started. */
+export function newGridBot(config: GridBotConfig, priceStep: Decimal): GridBotState {
+  return {
+    config,
+    status: 'new',
+    lines: [],
+    nextLineId: 1,
+    seq: 0,
+    priceStep,
+    startPrice: null,
+    balancing: null,
+    stopOrder: null,
+    trailingUpEnded: false,
+    growDownEnded: false,
+    growUpEnded: false,
+    figures: emptyFigures(),
+  };
+}
+
+/** A copy a step may change freely: lines are copied, decimals are immutable. */
+export function draft(state: GridBotState): GridBotState {
+  return {
+    ...state,
+    config: { ...state.config, upperStopLoss: { ...state.config.upperStopLoss }, lowerStopLoss: { ...state.config.lowerStopLoss } },
+    lines: state.lines.map((line) => ({ ...line })),
+    balancing: state.balancing && { ...state.balancing },
+    stopOrder: state.stopOrder && { ...state.stopOrder },
+    figures: { ...state.figures },
+  };
+}
+
+export const isEnabled = (state: GridBotState) =>
+  state.status === 'balancing' || state.status === 'running' || state.status === 'stopping';
+
+export const lineKey = (seq: number) => `o${seq}`;
+export const balancingKey = (seq: number) => `b${seq}`;
+export const stopKey = (seq: number) => `s${seq}`;
+
+/** The kind and sequence number in an order key, or undefined for a key this bot never made. */
+export function parseKey(key: string): { kind: 'o' | 'b' | 's'; seq: number } | undefined {
+  const match = /^([obs])(\d{1,15})$/.exec(key);
+  return match ? { kind: match[1] as 'o' | 'b' | 's', seq: Number(match[2]) } : undefined;
+}

@@ -1,0 +1,98 @@
+/**
+ * Keeps the exchange in line with the grid: every line with a side has its order, except lines
+ * outside the active windows (max_active_buy_lines below the waiting line, max_active_sell_lines
+ * above it), whose orders are cancelled and held back until the window slides to them.
+ */
+import type { TradingRules } from '../market/trading-rules.ts';
+import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import type { GridBotConfig } from './grid-bot-config.ts';
+import { gridMessages } from './grid-events.ts';
+import type { GridOutput } from './grid-output.ts';
+import { floorToStep } from './grid-lines.ts';
+import { balancingKey, type GridBotState, type GridLine, lineKey, stopKey } from './grid-bot-state.ts';
+
+/** The base amount of a buy on a line: quote mode spends at most quantity_per_grid of quote. */
+export function buyAmount(config: GridBotConfig, price: Decimal, rules: TradingRules): Decimal {
+  const amount = config.orderCurrencyType === 'quote' ? config.quantityPerGrid.div(price) : config.quantityPerGrid;
+  return floorToStep(amount, rules.lotStep);
+}
+
+/** Whether an order of `amount` at `price` passes the market's minimums. */
+export function meetsMinimums(amount: Decimal, price: Decimal, rules: TradingRules, market = false): boolean {
+  const minTotal = market ? rules.minMarketTotal : rules.minTotal;
+  return amount.gt(0) && amount.gte(rules.minLotSize) && amount.times(price).gte(minTotal);
+}
+
+/** Which lines should have an order now. */
+function wanted(state: GridBotState): Set<GridLine> {
+  const { lines, config } = state;
+  const want = new Set<GridLine>();
+  let buys = 0;
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    const line = lines[i]!;
+    if (line.side !== 'buy' || line.refused) continue;
+    if (config.maxActiveBuyLines === null || buys < config.maxActiveBuyLines) want.add(line);
+    buys += 1;
+  }
+  let sells = 0;
+  for (const line of lines) {
+    if (line.side !== 'sell' || line.refused) continue;
+    if (config.maxActiveSellLines === null || sells < config.maxActiveSellLines) want.add(line);
+    sells += 1;
+  }
+  return want;
+}
+
+/** Cancels orders that left the windows, then places the missing ones nearest the price first. */
+export function syncOrders(state: GridBotState, current: Decimal | undefined, out: GridOutput): void {
+  const want = wanted(state);
+  for (const line of state.lines) {
+    if (line.placed && !want.has(line)) cancelLine(state, line, out);
+  }
+  const toPlace = state.lines.filter((line) => !line.placed && want.has(line));
+  const reference = current ?? state.startPrice ?? ZERO;
+  toPlace.sort((a, b) => a.price.minus(reference).abs().cmp(b.price.minus(reference).abs()));
+  for (const line of toPlace) placeLine(state, line, current, out);
+}
+
+export function placeLine(state: GridBotState, line: GridLine, current: Decimal | undefined, out: GridOutput): void {
+  const { config } = state;
+  state.seq += 1;
+  line.order = state.seq;
+  line.placed = true;
+  line.partial = null;
+  out.commands.push({
+    type: 'place_order',
+    key: lineKey(state.seq),
+    pair: config.pair,
+    side: line.side!,
+    orderType: 'limit',
+    amount: line.amount,
+    price: line.price,
+    role: 'grid_line',
+  });
+  out.log(gridMessages.limitCreated(config, line.side!, line.price, line.amount, current));
+}
+
+export function cancelLine(state: GridBotState, line: GridLine, out: GridOutput, quiet = false): void {
+  if (!line.placed) return;
+  out.commands.push({ type: 'cancel_order', key: lineKey(line.order) });
+  line.placed = false;
+  if (!quiet && line.side) out.log(gridMessages.limitCancelled(state.config, line.side, line.price, line.amount));
+}
+
+/** Cancels every order of the bot (lines, balancing, stop loss) and logs one line for them. */
+export function cancelEverything(state: GridBotState, out: GridOutput): void {
+  let count = 0;
+  for (const line of state.lines) {
+    if (!line.placed) continue;
+    cancelLine(state, line, out, true);
+    count += 1;
+  }
+  if (state.balancing) out.commands.push({ type: 'cancel_order', key: balancingKey(state.balancing.order) });
+  if (state.stopOrder) out.commands.push({ type: 'cancel_order', key: stopKey(state.stopOrder.order) });
+  count += Number(state.balancing !== null) + Number(state.stopOrder !== null);
+  state.balancing = null;
+  state.stopOrder = null;
+  if (count > 0) out.log(gridMessages.ordersCancelled(count));
+}

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { GridHarness, gridConfig } from '../../domain/grid-bot/test-kit.ts';
+import { dec } from '../../shared/decimal.ts';
+import { gridBotKind } from './grid-bot.kind.ts';
+
+const roundTrip = (state: Parameters<typeof gridBotKind.toJson>[0]) =>
+  gridBotKind.fromJson(JSON.parse(JSON.stringify(gridBotKind.toJson(state))));
+
+describe('grid bot kind', () => {
+  it('stores and restores a running grid exactly', () => {
+    const config = gridConfig({
+      orderCurrencyType: 'quote',
+      quantityPerGrid: dec(100),
+      trailingUpEnabled: true,
+      lowerStopLoss: { enabled: true, price: dec(90), action: 'stop_bot_and_sell' },
+      expansionDown: { enabled: true, stopPrice: dec(50) },
+      maxActiveBuyLines: 3,
+      note: 'n',
+    });
+    const h = new GridHarness(config, 131).start().moveTo(119).moveTo(141).moveTo(150);
+    h.state.lines[0]!.partial = { amount: dec('0.1'), quote: dec(11), feeBase: dec('0.0001'), feeQuote: dec(0) };
+    const restored = roundTrip(h.state);
+    assert.deepEqual(restored, h.state);
+    assert.equal(JSON.stringify(gridBotKind.toJson(restored)), JSON.stringify(gridBotKind.toJson(h.state)));
+  });
+
+  it('stores a bot waiting for its balancing order and a stopped one', () => {
+    const balancing = new GridHarness(gridConfig(), 121);
+    const result = gridBotKind.step(
+      balancing.state,
+      { type: 'start', funds: { base: dec(0), quote: dec(1000) }, feeRate: dec('0.001') },
+      balancing.context(),
+    );
+    assert.equal(result.state.status, 'balancing');
+    assert.deepEqual(roundTrip(result.state), result.state);
+    const stopped = new GridHarness(gridConfig(), 121).start().act({ type: 'disable' }).state;
+    assert.deepEqual(roundTrip(stopped), stopped);
+  });
+
+  it('runs while enabled, watches its stop losses and primes the dollar pair of a non-dollar quote', () => {
+    const config = gridConfig({ upperStopLoss: { enabled: true, price: dec(150), action: 'stop_bot' } });
+    const h = new GridHarness(config, 121).start();
+    assert.equal(gridBotKind.name, 'grid_bot');
+    assert.equal(gridBotKind.orderIdPrefix, 'g');
+    assert.equal(gridBotKind.isRunning(h.state), true);
+    assert.deepEqual(gridBotKind.watches(h.state), [{ pair: 'USDT_BTC', above: dec(150) }]);
+    assert.deepEqual(gridBotKind.pairs!(h.state), ['USDT_BTC']);
+    assert.deepEqual(gridBotKind.pairs!({ ...h.state, config: { ...config, pair: 'BTC_ETH', base: 'ETH', quote: 'BTC' } }), ['BTC_ETH', 'USDT_BTC']);
+    h.act({ type: 'disable' });
+    assert.equal(gridBotKind.isRunning(h.state), false);
+    assert.deepEqual(gridBotKind.watches(h.state), []);
+  });
+});
