@@ -18,6 +18,8 @@ import { Engine } from './engine/engine.ts';
 import { AUTOMATION_KINDS } from './engine/kinds/index.ts';
 import { gridBotKind } from './engine/kinds/grid-bot.kind.ts';
 import { GridBotsService } from './services/grid-bots.service.ts';
+import { SmartTradesService } from './services/smart-trades.service.ts';
+import { TradesService } from './services/trades.service.ts';
 import { SqlGridBotsRepository, writeGridProfits } from './store/grid-bots.repository.ts';
 import type { MarketTick } from './domain/market/market-tick.ts';
 import type { OrderUpdate } from './exchanges/exchange.ts';
@@ -51,6 +53,8 @@ export interface Core {
   accounts: AccountsService;
   overviews: AccountOverviews;
   gridBots: GridBotsService;
+  smartTrades: SmartTradesService;
+  trades: TradesService;
   paper: PaperTrading;
   engine: Engine;
   /** Applies paper ticks and resolves once the engine has handled everything they caused. */
@@ -144,6 +148,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       accounts,
       overviews: new AccountOverviews(accounts, markets, options.now ?? (() => new Date())),
       gridBots,
+      smartTrades: new SmartTradesService(engine, accounts, markets),
+      trades: new TradesService(engine, accounts, markets),
       paper,
       engine,
       applyPaperTicks: async (ticks) => {
@@ -186,6 +192,8 @@ export async function buildApp(core: Core, now: () => Date = () => new Date()): 
     accounts: core.accounts,
     overviews: core.overviews,
     gridBots: core.gridBots,
+    smartTrades: core.smartTrades,
+    trades: core.trades,
     paper: core.paper,
     applyPaperTicks: (ticks) => core.applyPaperTicks(ticks),
     rateLimitPerMinute: core.config.rateLimitPerMinute,

@@ -21,6 +21,10 @@ import { paperFeeRoutes } from './routes/ext/paper-fees.routes.ts';
 import { type PaperTicks, paperRoutes } from './routes/ext/paper.routes.ts';
 import { accountRoutes } from './routes/ver1/accounts.routes.ts';
 import { gridBotRoutes } from './routes/ver1/grid-bots.routes.ts';
+import type { SmartTradesService } from '../services/smart-trades.service.ts';
+import type { TradesService } from '../services/trades.service.ts';
+import { smartTradeRoutes } from './routes/v2/smart-trades.routes.ts';
+import { tradeRoutes } from './routes/ver1/trades.routes.ts';
 import { marketDataRoutes } from './routes/ver1/market-data.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
 import { systemRoutes } from './routes/ver1/system.routes.ts';
@@ -34,6 +38,8 @@ export interface HttpDeps {
   accounts: AccountsService;
   overviews: AccountOverviews;
   gridBots: GridBotsService;
+  smartTrades: SmartTradesService;
+  trades: TradesService;
   paper: PaperTrading;
   /** Applies paper ticks and waits until the automations have handled them. */
   applyPaperTicks: PaperTicks;
@@ -80,6 +86,8 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...marketDataRoutes(deps.markets),
     ...accountRoutes(deps),
     ...gridBotRoutes(deps.gridBots),
+    ...smartTradeRoutes(deps.smartTrades),
+    ...tradeRoutes(deps.trades),
   ]);
   await app.ready();
   return app;

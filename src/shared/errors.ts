@@ -86,6 +86,15 @@ export const errors = {
     ),
   /** Grid required_balances for a bot whose lines carry no sides (reference: 500). */
   gridLinesNotMarked: () => new ApiError(500, 'grid_lines_not_marked', 'Grid lines empty or not marked'),
+  /** Unknown or foreign SmartTrade: 404, or 400 where the reference documents it (cancel). */
+  smartTradeNotFound: (status = 404) => new ApiError(status, 'Not found', 'Smart Trade not found'),
+  /** A SmartTrade action its status does not allow (reference: reduce funds in the wrong status). */
+  smartTradeWrongStatus: (action: string) => new ApiError(400, 'Wrong param(s)', `${action} is not allowed in the current status`),
+  /** A sub-trade of a SmartTrade that does not exist. */
+  subTradeNotFound: () => new ApiError(404, 'Not found', 'Trade not found'),
+  /** Trades ver1 cancel, and a SmartTrade sub-trade that cannot be cancelled. */
+  tradeCannotBeCancelled: () => new ApiError(400, 'unprocessable_entity', 'Trade cannot be cancelled'),
+  tradeCannotBeClosed: () => new ApiError(400, 'unprocessable_entity', 'Trade cannot be closed at market'),
 } as const;
 
 /** Validation errors collected field by field, keyed the way the reference names fields. */

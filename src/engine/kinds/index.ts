@@ -5,5 +5,7 @@
  */
 import type { AnyAutomationKind } from '../automation-kind.ts';
 import { gridBotKind } from './grid-bot.kind.ts';
+import { smartTradeKind } from './smart-trade.kind.ts';
+import { tradeKind } from './trade.kind.ts';
 
-export const AUTOMATION_KINDS: readonly AnyAutomationKind[] = [gridBotKind];
+export const AUTOMATION_KINDS: readonly AnyAutomationKind[] = [gridBotKind, smartTradeKind, tradeKind];

@@ -1,0 +1,145 @@
+/**
+ * One step's working copy of a SmartTrade: the state is copied before anything changes, so a
+ * step that refuses its input (and throws) leaves the stored state untouched. Orders, timers and
+ * log lines the step asks for are collected here in the order they must happen.
+ */
+import type { Command, LogEvent, Side, StepContext } from '../automation.ts';
+import type { Decimal } from '../../shared/decimal.ts';
+import { ZERO } from '../../shared/decimal.ts';
+import type { OrderKind, OrderPurpose, PriceType, SmartTradeState, TrackedOrder } from './smart-trade.types.ts';
+
+const KEY_LETTER: Record<OrderPurpose, string> = {
+  position: 'e',
+  add_funds: 'a',
+  take_profit: 't',
+  stop_loss: 's',
+  reduce_funds: 'r',
+  market_close: 'm',
+};
+
+export function cloneState(state: SmartTradeState): SmartTradeState {
+  return {
+    ...state,
+    position: { ...state.position },
+    steps: state.steps.map((step) => ({ ...step })),
+    ...(state.stopLoss ? { stopLoss: { ...state.stopLoss } } : {}),
+    funds: state.funds.map((step) => ({ ...step })),
+    ...(state.marketClose ? { marketClose: { ...state.marketClose } } : {}),
+    orders: state.orders.map((order) => ({ ...order })),
+  };
+}
+
+export class Draft {
+  readonly commands: Command[] = [];
+  readonly events: LogEvent[] = [];
+  readonly state: SmartTradeState;
+
+  constructor(
+    state: SmartTradeState,
+    readonly ctx: StepContext,
+  ) {
+    this.state = cloneState(state);
+  }
+
+  get now(): Date {
+    return this.ctx.now;
+  }
+
+  get long(): boolean {
+    return this.state.config.side === 'buy';
+  }
+
+  /** The side of orders that open (or add to) the position, and of those that close it. */
+  get entrySide(): Side {
+    return this.state.config.side;
+  }
+
+  get closeSide(): Side {
+    return this.state.config.side === 'buy' ? 'sell' : 'buy';
+  }
+
+  log(message: string): void {
+    this.events.push({ message, at: this.now });
+  }
+
+  nextId(): number {
+    this.state.lastId += 1;
+    return this.state.lastId;
+  }
+
+  /** The prices of the tick being handled, which take precedence over the engine's last known. */
+  tick: { bid: Decimal; ask: Decimal; last: Decimal } | undefined;
+
+  /** The current price of the trade's pair of the given type, if the market has one. */
+  price(type: PriceType): Decimal | undefined {
+    return this.quote()?.[type];
+  }
+
+  quote(): { bid: Decimal; ask: Decimal; last: Decimal } | undefined {
+    return this.tick ?? this.ctx.price(this.state.config.pair);
+  }
+
+  place(purpose: OrderPurpose, subTradeId: number, side: Side, orderType: OrderKind, amount: Decimal, price?: Decimal): TrackedOrder {
+    this.state.seq += 1;
+    const key = `${KEY_LETTER[purpose]}${this.state.seq}`;
+    const order: TrackedOrder = {
+      key,
+      subTradeId,
+      purpose,
+      side,
+      orderType,
+      amount,
+      ...(orderType === 'limit' && price !== undefined ? { price } : {}),
+      filled: ZERO,
+      filledQuote: ZERO,
+      feeBase: ZERO,
+      feeQuote: ZERO,
+      feeValue: ZERO,
+      status: 'open',
+      cancelRequested: false,
+      createdAt: this.now,
+      updatedAt: this.now,
+    };
+    this.state.orders.push(order);
+    this.commands.push({
+      type: 'place_order',
+      key,
+      pair: this.state.config.pair,
+      side,
+      orderType,
+      amount,
+      ...(order.price === undefined ? {} : { price: order.price }),
+      role: purpose,
+    });
+    return order;
+  }
+
+  /** An order placed earlier in this same step is simply never sent. */
+  cancel(order: TrackedOrder): void {
+    if (order.status !== 'open' || order.cancelRequested) return;
+    const placed = this.commands.findIndex((command) => command.type === 'place_order' && command.key === order.key);
+    if (placed >= 0) {
+      this.commands.splice(placed, 1);
+      this.state.orders = this.state.orders.filter((candidate) => candidate !== order);
+      return;
+    }
+    order.cancelRequested = true;
+    this.commands.push({ type: 'cancel_order', key: order.key });
+  }
+
+  /** Cancellations go out first, so the funds they release are free for the orders placed after. */
+  orderedCommands(): Command[] {
+    return [
+      ...this.commands.filter((command) => command.type === 'cancel_order'),
+      ...this.commands.filter((command) => command.type !== 'cancel_order'),
+    ];
+  }
+
+  scheduleTimer(key: string, at: Date): void {
+    this.commands.push({ type: 'schedule_timer', key, at });
+  }
+
+  cancelTimer(key: string): void {
+    this.commands.push({ type: 'cancel_timer', key });
+  }
+}

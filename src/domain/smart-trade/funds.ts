@@ -1,0 +1,78 @@
+/**
+ * Adding to and reducing the position. Added funds are bought (long) or sold (short) like the
+ * entry and average into it; take-profit steps given as a percent follow the new average, steps
+ * given as a value stay where they are (as the reference does). Reducing closes part of the held
+ * position outside the take-profit steps, which then share what is left.
+ */
+import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import { errors } from '../../shared/errors.ts';
+import { TransitionError } from '../automation.ts';
+import type { Draft } from './draft.ts';
+import { figures, floorToStep, remainingOf } from './ledger.ts';
+import type { FundsInput, SmartTradeConfig, SmartTradeState } from './smart-trade.types.ts';
+
+export const hasTrailing = (config: SmartTradeConfig) =>
+  config.entry.conditional?.trailingPercent !== undefined ||
+  config.takeProfit.steps.some((step) => step.trailingPercent !== undefined) ||
+  config.stopLoss?.trailing === true;
+
+export const addFundsAllowed = (state: SmartTradeState) =>
+  (state.status === 'waiting_position' || state.status === 'waiting_targets') &&
+  !state.config.instant &&
+  !hasTrailing(state.config) &&
+  state.stopLoss?.status !== 'order_placed';
+
+export function addFunds(draft: Draft, input: FundsInput): void {
+  const { state } = draft;
+  if (!addFundsAllowed(state)) throw new TransitionError(state.status, 'add_funds');
+  const id = draft.nextId();
+  state.funds.push({
+    id,
+    kind: 'add_funds',
+    orderType: input.orderType,
+    units: input.units,
+    ...(input.price === undefined ? {} : { price: input.price }),
+    status: 'order_placed',
+    createdAt: draft.now,
+  });
+  draft.place('add_funds', id, draft.entrySide, input.orderType, input.units, input.price);
+  draft.log(`Adding funds: ${input.orderType} ${draft.entrySide} of ${input.units.toFixed()}`);
+}
+
+/**
+ * The most that can be reduced now: the held position that is not kept, not being reduced or
+ * closed already, and not in a take-profit order being sent at market.
+ */
+export function maxReduce(state: SmartTradeState): Decimal {
+  if (state.status !== 'waiting_targets' || state.stopLoss?.status === 'order_placed') return ZERO;
+  let reserved = state.kept;
+  for (const order of state.orders) {
+    if (order.purpose === 'reduce_funds' || order.purpose === 'market_close' || order.purpose === 'stop_loss') {
+      reserved = reserved.plus(remainingOf(order));
+    } else if (order.purpose === 'take_profit' && order.orderType === 'market') {
+      reserved = reserved.plus(remainingOf(order));
+    }
+  }
+  const free = figures(state).held.minus(reserved);
+  return free.isNegative() ? ZERO : floorToStep(free, state.market.lotStep);
+}
+
+export function reduceFunds(draft: Draft, input: FundsInput): void {
+  const { state } = draft;
+  const max = maxReduce(state);
+  if (max.isZero()) throw errors.recordInvalid({ entered_amount: ['Too small'] }, 422);
+  if (input.units.gt(max)) throw errors.recordInvalid({ 'units[value]': [`must be less than or equal to ${max.toFixed()}`] }, 422);
+  const id = draft.nextId();
+  state.funds.push({
+    id,
+    kind: 'reduce_funds',
+    orderType: input.orderType,
+    units: input.units,
+    ...(input.price === undefined ? {} : { price: input.price }),
+    status: 'order_placed',
+    createdAt: draft.now,
+  });
+  draft.place('reduce_funds', id, draft.closeSide, input.orderType, input.units, input.price);
+  state.status = 'pending_reduce_funds';
+  draft.log(`Reducing funds: ${input.orderType} ${draft.closeSide} of ${input.units.toFixed()}`);
+}

@@ -1,0 +1,22 @@
+/** The ver1 trade ("simple trading") as the engine runs it: one order, its condition and trailing. */
+import { decodeState, encodeState } from '../../domain/smart-trade/state-codec.ts';
+import { isTradeRunning, stepTrade, tradeWatches } from '../../domain/trade/trade.ts';
+import type { TradeAction, TradeState } from '../../domain/trade/trade.types.ts';
+import type { AutomationKind } from '../automation-kind.ts';
+
+export const tradeKind: AutomationKind<TradeState, TradeAction> = {
+  name: 'trade',
+  orderIdPrefix: 't',
+  step: stepTrade,
+  watches: tradeWatches,
+  isRunning: isTradeRunning,
+  pairs: (state) => [state.config.pair],
+  toJson: (state) => encodeState(state),
+  fromJson: (json) => {
+    const state = decodeState<TradeState>(json);
+    if (typeof state !== 'object' || state === null || typeof state.uuid !== 'string' || typeof state.config !== 'object') {
+      throw new Error('Stored trade state is malformed');
+    }
+    return state;
+  },
+};
