@@ -29,6 +29,11 @@ import type { ExchangeConnector } from './exchanges/exchange-connector.ts';
 import type { PriceFeed } from './market-data/price-feed.ts';
 import { AccountOverviews } from './services/account-overview.ts';
 import { AccountsService } from './services/accounts.service.ts';
+import { dcaBotKind } from './engine/kinds/dca-bot.kind.ts';
+import { BotStatsService } from './services/bot-stats.service.ts';
+import { DcaBotsService } from './services/dca-bots.service.ts';
+import { DealsService, exchangePrices } from './services/deals.service.ts';
+import { SqlDcaRepository, writeDcaRecords } from './store/dca.repository.ts';
 import { MarketsService, PAPER_MARKET_CODE } from './services/markets.service.ts';
 import type { Account } from './services/repositories.ts';
 import { dec, ZERO } from './shared/decimal.ts';
@@ -52,6 +57,9 @@ export interface Core {
   markets: MarketsService;
   accounts: AccountsService;
   overviews: AccountOverviews;
+  dcaBots: DcaBotsService;
+  deals: DealsService;
+  botStats: BotStatsService;
   gridBots: GridBotsService;
   smartTrades: SmartTradesService;
   trades: TradesService;
@@ -137,6 +145,12 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         ? ((await gridBotsRepository.paperTakerFee(account.id)) ?? dec(config.paper.fee))
         : dec('0.001');
     const gridBots = new GridBotsService(engine, accounts, markets, gridBotsRepository, takerFee);
+    engine.registerRecordWriter(dcaBotKind.name, writeDcaRecords);
+    const dcaStore = new SqlDcaRepository(db);
+    const dcaPrices = exchangePrices(accounts, markets);
+    const dcaBots = new DcaBotsService(engine, dcaStore, accounts, markets);
+    const deals = new DealsService(dcaStore, engine, dcaPrices);
+    const botStats = new BotStatsService(dcaStore, engine, dcaPrices, options.now ?? (() => new Date()));
     let trading = false;
     return {
       config,
@@ -147,6 +161,9 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       markets,
       accounts,
       overviews: new AccountOverviews(accounts, markets, options.now ?? (() => new Date())),
+      dcaBots,
+      deals,
+      botStats,
       gridBots,
       smartTrades: new SmartTradesService(engine, accounts, markets),
       trades: new TradesService(engine, accounts, markets),
@@ -191,6 +208,9 @@ export async function buildApp(core: Core, now: () => Date = () => new Date()): 
     markets: core.markets,
     accounts: core.accounts,
     overviews: core.overviews,
+    dcaBots: core.dcaBots,
+    deals: core.deals,
+    botStats: core.botStats,
     gridBots: core.gridBots,
     smartTrades: core.smartTrades,
     trades: core.trades,

@@ -15,6 +15,11 @@ import type { PaperTrading } from '../engine/paper-trading.ts';
 import type { AccountOverviews } from '../services/account-overview.ts';
 import type { AccountsService } from '../services/accounts.service.ts';
 import type { MarketsService } from '../services/markets.service.ts';
+import type { BotStatsService } from '../services/bot-stats.service.ts';
+import type { DcaBotsService } from '../services/dca-bots.service.ts';
+import type { DealsService } from '../services/deals.service.ts';
+import { botRoutes } from './routes/ver1/bots.routes.ts';
+import { dealRoutes } from './routes/ver1/deals.routes.ts';
 import type { GridBotsService } from '../services/grid-bots.service.ts';
 import { adminRoutes } from './routes/ext/admin.routes.ts';
 import { paperFeeRoutes } from './routes/ext/paper-fees.routes.ts';
@@ -37,6 +42,9 @@ export interface HttpDeps {
   markets: MarketsService;
   accounts: AccountsService;
   overviews: AccountOverviews;
+  dcaBots: DcaBotsService;
+  deals: DealsService;
+  botStats: BotStatsService;
   gridBots: GridBotsService;
   smartTrades: SmartTradesService;
   trades: TradesService;
@@ -85,6 +93,8 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...paperFeeRoutes(deps.paper),
     ...marketDataRoutes(deps.markets),
     ...accountRoutes(deps),
+    ...botRoutes({ bots: deps.dcaBots, deals: deps.deals, botStats: deps.botStats }),
+    ...dealRoutes({ deals: deps.deals, accounts: deps.accounts, markets: deps.markets }),
     ...gridBotRoutes(deps.gridBots),
     ...smartTradeRoutes(deps.smartTrades),
     ...tradeRoutes(deps.trades),

@@ -84,6 +84,13 @@ export const errors = {
       'master_key_mismatch',
       'Stored secrets cannot be decrypted with the configured master key (TRADELOOP_MASTER_KEY or DATA_DIR/master.key changed)',
     ),
+  /** DCA bot endpoints answer an unknown bot this way (reference: bot show). */
+  dcaBotNotFound: () => new ApiError(404, 'Not found'),
+  /** A manual safety order that cannot be cancelled (reference: deals cancel_order). */
+  cantBeCancelled: () => new ApiError(422, 'Cant be cancelled'),
+  /** update_deal on a deal that can no longer be edited (reference: base "Can't be edit"). */
+  dealNotEditable: () => new ApiError(400, 'record_invalid', 'Invalid parameters', { base: ["Can't be edit"] }),
+  unprocessable: (description: string) => new ApiError(422, 'unprocessable_entity', description),
   /** Grid required_balances for a bot whose lines carry no sides (reference: 500). */
   gridLinesNotMarked: () => new ApiError(500, 'grid_lines_not_marked', 'Grid lines empty or not marked'),
   /** Unknown or foreign SmartTrade: 404, or 400 where the reference documents it (cancel). */

@@ -4,8 +4,9 @@
  * `engine.registerRecordWriter` in the composition root.
  */
 import type { AnyAutomationKind } from '../automation-kind.ts';
+import { dcaBotKind } from './dca-bot.kind.ts';
 import { gridBotKind } from './grid-bot.kind.ts';
 import { smartTradeKind } from './smart-trade.kind.ts';
 import { tradeKind } from './trade.kind.ts';
 
-export const AUTOMATION_KINDS: readonly AnyAutomationKind[] = [gridBotKind, smartTradeKind, tradeKind];
+export const AUTOMATION_KINDS: readonly AnyAutomationKind[] = [gridBotKind, smartTradeKind, tradeKind, dcaBotKind];

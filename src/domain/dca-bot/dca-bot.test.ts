@@ -1,0 +1,278 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TransitionError } from '../automation.ts';
+import { dec } from '../../shared/decimal.ts';
+import { newBotState } from './dca-bot-state.ts';
+import type { BotConfig, DealSettings } from './dca-settings.ts';
+import { DealStartError } from './deal-starts.ts';
+import type { DealRecord } from './step-output.ts';
+import { BotHarness } from './test-support/bot-harness.ts';
+import { botConfig, rules } from './test-support/fixtures.ts';
+
+function harness(config: Partial<BotConfig> = {}, deal: Partial<DealSettings> = {}, price = '100'): BotHarness {
+  const h = new BotHarness(newBotState({ userId: 1, accountId: 2, config: botConfig(config, deal) }));
+  h.context.setPrice('USDT_ETH', price);
+  return h;
+}
+
+const lastSnapshot = (h: BotHarness, dealId: number) =>
+  h.records.filter((r): r is DealRecord => r.type === 'deal' && r.deal.id === dealId).at(-1)!.deal;
+const working = (h: BotHarness, role: string) => [...h.resting.values()].filter((order) => order.role === role);
+
+describe('a DCA deal', () => {
+  it('averages down through safety orders, re-places the take profit, completes and restarts', () => {
+    const h = harness();
+    h.act({ type: 'enable' });
+    const deal = h.deal()!;
+    assert.equal(deal.status, 'bought');
+    assert.deepEqual(working(h, 'take_profit').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['102.11', '0.999']]);
+    assert.deepEqual(working(h, 'safety').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['99', '0.5051'], ['97.8', '0.7669']]);
+
+    h.tick('USDT_ETH', '99');
+    assert.equal(h.deal()!.safetyCompleted, 1);
+    assert.deepEqual(working(h, 'take_profit').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['101.76', '1.5035']]);
+    assert.deepEqual(working(h, 'safety').map((o) => o.price!.toFixed()), ['97.8', '96.36']);
+
+    h.tick('USDT_ETH', '101.8');
+    const closed = lastSnapshot(h, deal.id);
+    assert.equal(closed.status, 'completed');
+    const expected = dec('1.5035').times('101.76').times('0.999').minus(dec(100).plus(dec('0.5051').times(99)));
+    assert.equal(closed.finalProfit, expected.toFixed());
+    assert.equal(closed.usdProfit, expected.toDecimalPlaces(8).toFixed());
+    // The safety orders went with it, and nonstop opened the next deal at once.
+    assert.equal(working(h, 'safety').filter((o) => o.key.startsWith('d1')).length, 0);
+    assert.equal(h.state.deals.length, 1);
+    assert.equal(h.deal()!.no, 2);
+    assert.equal(h.state.finishedDealsCount, 1);
+  });
+
+  it('splits take-profit steps and moves the stop loss to breakeven after the first', () => {
+    const h = harness({}, {
+      takeProfitSteps: [{ amountPercentage: '50', profitPercentage: '1' }, { amountPercentage: '50', profitPercentage: '3' }],
+      slToBreakevenEnabled: true,
+      stopLossPercentage: '10',
+    });
+    h.act({ type: 'enable' });
+    assert.deepEqual(working(h, 'take_profit').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['101.11', '0.4995'], ['103.11', '0.4995']]);
+    h.tick('USDT_ETH', '101.2');
+    assert.equal(h.deal()!.breakeven, true);
+    assert.equal(working(h, 'safety').length, 0);
+    h.tick('USDT_ETH', '99.9');
+    assert.equal(lastSnapshot(h, 1000).status, 'stop_loss_finished');
+  });
+
+  it('closes at market on the stop loss and disables the bot when asked to', () => {
+    const h = harness({}, { stopLossPercentage: '5', stopLossType: 'stop_loss_and_disable_bot', maxSafetyOrders: 0 });
+    h.act({ type: 'enable' });
+    h.tick('USDT_ETH', '96');
+    assert.equal(h.deal()!.status, 'bought');
+    h.tick('USDT_ETH', '94.9');
+    assert.equal(lastSnapshot(h, 1000).status, 'stop_loss_finished');
+    assert.equal(h.state.enabled, false);
+    assert.equal(h.state.deals.length, 0);
+    assert.ok(dec(lastSnapshot(h, 1000).finalProfit!).lt(-5));
+  });
+
+  it('waits out the stop-loss timeout and closes only if the price is still past the level', () => {
+    const h = harness({}, { stopLossPercentage: '5', stopLossTimeoutEnabled: true, stopLossTimeoutSeconds: 300, maxSafetyOrders: 0 });
+    h.act({ type: 'enable' });
+    h.tick('USDT_ETH', '94');
+    assert.equal(h.deal()!.slTriggeredAt !== null, true);
+    h.tick('USDT_ETH', '98', 100_000);
+    h.tick('USDT_ETH', '98.5', 250_000);
+    assert.equal(h.deal()!.status, 'bought');
+    assert.equal(h.deal()!.slTriggeredAt, null);
+    h.tick('USDT_ETH', '94');
+    h.tick('USDT_ETH', '93', 400_000);
+    assert.equal(lastSnapshot(h, 1000).status, 'stop_loss_finished');
+  });
+
+  it('trails the take profit and sells when the price gives back the deviation', () => {
+    const h = harness({ strategyList: [{ strategy: 'manual', options: {} }] }, { trailingEnabled: true, trailingDeviation: '1', maxSafetyOrders: 0 });
+    h.act({ type: 'start_deal', pair: 'USDT_ETH', skipSignalChecks: false, skipOpenDealsChecks: false, onlyForEnabled: false });
+    assert.equal(working(h, 'take_profit').length, 0);
+    assert.equal(h.deal()!.takeProfitPrice, '102.11');
+    h.tick('USDT_ETH', '102.5');
+    assert.equal(h.deal()!.status, 'ttp_activated');
+    h.tick('USDT_ETH', '105');
+    h.tick('USDT_ETH', '104.1');
+    assert.equal(h.deal()!.status, 'ttp_activated');
+    h.tick('USDT_ETH', '103.9');
+    const closed = lastSnapshot(h, 1000);
+    assert.equal(closed.status, 'completed');
+    assert.equal(closed.trailingMax, '105');
+  });
+
+  it('trails the stop loss up behind the best price', () => {
+    const h = harness({}, { stopLossPercentage: '5', tslEnabled: true, maxSafetyOrders: 0, takeProfit: '20' });
+    h.act({ type: 'enable' });
+    h.tick('USDT_ETH', '110');
+    assert.equal(h.deal()!.tslExtreme, '110');
+    h.tick('USDT_ETH', '104.6');
+    assert.equal(h.deal()!.status, 'bought');
+    h.tick('USDT_ETH', '104.4');
+    const closed = lastSnapshot(h, 1000);
+    assert.equal(closed.status, 'stop_loss_finished');
+    assert.ok(dec(closed.finalProfit!).gt(3));
+  });
+
+  it('values a BTC-quoted deal’s profit in USD and BTC at the close', () => {
+    const h = harness({ pairs: ['BTC_ETH'] }, { baseOrderVolume: '0.001', safetyOrderVolume: '0.001', maxSafetyOrders: 0 });
+    h.context.marketRules.BTC_ETH = rules('0.00001', '0.001', '0.0001');
+    h.context.setPrice('BTC_ETH', '0.05');
+    h.context.setPrice('USDT_BTC', '30000');
+    h.act({ type: 'enable' });
+    h.tick('BTC_ETH', '0.052');
+    const closed = lastSnapshot(h, 1000);
+    assert.equal(closed.status, 'completed');
+    assert.equal(closed.btcProfit, closed.finalProfit);
+    assert.equal(closed.usdProfit, dec(closed.finalProfit!).times(30000).toDecimalPlaces(8).toFixed());
+  });
+
+  it('keeps a short deal mirrored: sells first, buys back below', () => {
+    const h = harness({}, { strategy: 'short', baseOrderVolume: '1', baseOrderVolumeType: 'base_currency', safetyOrderVolume: '1', safetyOrderVolumeType: 'base_currency', maxSafetyOrders: 1 });
+    h.act({ type: 'enable' });
+    assert.deepEqual(working(h, 'take_profit').map((o) => [o.side, o.price!.toFixed(), o.amount.toFixed()]), [['buy', '97.9', '1.0011']]);
+    h.tick('USDT_ETH', '97.8');
+    const closed = lastSnapshot(h, 1000);
+    assert.equal(closed.status, 'completed');
+    assert.equal(closed.finalProfit, '1.89231');
+    assert.ok(dec(closed.baseDelta).gte(0));
+  });
+});
+
+describe('fills that race a deal’s end', () => {
+  it('books a safety fill that arrives after the take profit closed the deal into that deal', () => {
+    const h = harness({ strategyList: [{ strategy: 'manual', options: {} }] });
+    h.act({ type: 'start_deal', pair: 'USDT_ETH', skipSignalChecks: false, skipOpenDealsChecks: false, onlyForEnabled: false });
+    const takeProfit = working(h, 'take_profit')[0]!.key;
+    const safety = working(h, 'safety')[0]!.key;
+    h.deliver([h.fillOf(takeProfit), h.fillOf(safety)]);
+    const closed = lastSnapshot(h, 1000);
+    assert.equal(closed.status, 'completed');
+    // The safety order bought 0.5051 ETH at 99 after the deal ended: its cost is in the profit and
+    // its coins (less the fee) are what the deal leaves behind.
+    assert.equal(closed.finalProfit, h.quote.toFixed());
+    assert.equal(closed.baseDelta, h.base.toFixed());
+    assert.equal(dec(closed.baseDelta).toFixed(), dec('0.5051').times('0.999').toFixed());
+    assert.deepEqual(h.state.settling, []);
+    assert.ok(h.messages.some((m) => m.includes('Late fill')));
+  });
+});
+
+describe('a stop loss racing safety fills', () => {
+  it('closes what the safety orders added while the market close was on its way', () => {
+    const h = harness({ strategyList: [{ strategy: 'manual', options: {} }] }, { stopLossPercentage: '5' });
+    h.act({ type: 'start_deal', pair: 'USDT_ETH', skipSignalChecks: false, skipOpenDealsChecks: false, onlyForEnabled: false });
+    const safety = working(h, 'safety').map((order) => order.key);
+    h.context.setPrice('USDT_ETH', '90');
+    h.deliver([{ type: 'tick', pair: 'USDT_ETH', price: dec(90), bid: dec(90), ask: dec(90), at: h.context.now }, ...safety.map((key) => h.fillOf(key))]);
+    const closed = lastSnapshot(h, 1000);
+    assert.equal(closed.status, 'stop_loss_finished');
+    assert.equal(h.placed.filter((order) => order.role === 'close').length, 2);
+    assert.ok(dec(closed.baseDelta).lt('0.0001'), closed.baseDelta);
+    assert.equal(closed.finalProfit, h.quote.toFixed());
+  });
+});
+
+describe('deal actions', () => {
+  it('adds funds, cancels a manual safety order and changes the safety-order count', () => {
+    const h = harness({ strategyList: [{ strategy: 'manual', options: {} }] });
+    h.act({ type: 'start_deal', pair: 'USDT_ETH', skipSignalChecks: false, skipOpenDealsChecks: false, onlyForEnabled: false });
+    h.act({ type: 'deal', dealId: 1000, action: { type: 'add_funds', amount: '0.2', price: '90' } });
+    const manual = working(h, 'manual_safety');
+    assert.equal(manual.length, 1);
+    assert.throws(
+      () => h.act({ type: 'deal', dealId: 1000, action: { type: 'cancel_order', key: working(h, 'safety')[0]!.key } }),
+      /Cant be cancelled/,
+    );
+    h.act({ type: 'deal', dealId: 1000, action: { type: 'cancel_order', key: manual[0]!.key } });
+    assert.equal(working(h, 'manual_safety').length, 0);
+    h.act({ type: 'deal', dealId: 1000, action: { type: 'update_max_safety_orders', maxSafetyOrders: 1 } });
+    assert.deepEqual(working(h, 'safety').map((o) => o.price!.toFixed()), ['99']);
+    h.act({ type: 'deal', dealId: 1000, action: { type: 'update_max_safety_orders', maxSafetyOrders: 3 } });
+    assert.deepEqual(working(h, 'safety').map((o) => o.price!.toFixed()), ['99', '97.8']);
+  });
+
+  it('closes one take-profit step at market and refuses actions a closing deal cannot take', () => {
+    const h = harness({}, { takeProfitSteps: [{ amountPercentage: '40', profitPercentage: '2' }, { amountPercentage: '60', profitPercentage: '4' }] });
+    h.act({ type: 'enable' });
+    h.act({ type: 'deal', dealId: 1000, action: { type: 'panic_sell_step', stepIndex: 0 } });
+    assert.equal(h.deal()!.tpSteps[0]!.status, 'closed_at_market');
+    assert.equal(working(h, 'take_profit').length, 1);
+    h.act({ type: 'deal', dealId: 1000, action: { type: 'panic_sell' } });
+    const closed = lastSnapshot(h, 1000);
+    assert.equal(closed.status, 'panic_sold');
+    assert.ok(dec(closed.baseDelta).lt('0.0001'));
+  });
+
+  it('cancels a deal leaving its coins, and refuses to act on it afterwards', () => {
+    const h = harness({ strategyList: [{ strategy: 'manual', options: {} }] });
+    h.act({ type: 'start_deal', pair: 'USDT_ETH', skipSignalChecks: false, skipOpenDealsChecks: false, onlyForEnabled: false });
+    h.act({ type: 'deal', dealId: 1000, action: { type: 'cancel' } });
+    assert.equal(lastSnapshot(h, 1000).status, 'cancelled');
+    assert.equal(h.resting.size, 0);
+    assert.ok(h.base.gt(0));
+    assert.throws(() => h.act({ type: 'deal', dealId: 1000, action: { type: 'panic_sell' } }), TransitionError);
+  });
+});
+
+describe('deal starts', () => {
+  it('respects max_active_deals and allowed_deals_on_same_pair on a multi-pair bot', () => {
+    const h = harness({ pairs: ['USDT_ETH', 'USDT_BTC'], maxActiveDeals: 3, allowedDealsOnSamePair: 2 });
+    h.context.setPrice('USDT_BTC', '20000');
+    h.act({ type: 'enable' });
+    assert.deepEqual(h.state.deals.map((deal) => deal.pair), ['USDT_ETH', 'USDT_BTC', 'USDT_ETH']);
+    const start = (pair: string, skip = false) =>
+      h.act({ type: 'start_deal', pair, skipSignalChecks: false, skipOpenDealsChecks: skip, onlyForEnabled: true });
+    assert.throws(() => start('USDT_BTC'), (error: unknown) => error instanceof DealStartError && error.reason === 'max_active_deals');
+    start('USDT_BTC', true);
+    assert.equal(h.state.deals.length, 4);
+  });
+
+  it('waits for the cooldown after a deal on the pair closes', () => {
+    const h = harness({ cooldown: 600 }, { maxSafetyOrders: 0 });
+    h.act({ type: 'enable' });
+    h.tick('USDT_ETH', '103');
+    assert.equal(h.state.deals.length, 0);
+    h.tick('USDT_ETH', '103', 300_000);
+    assert.equal(h.state.deals.length, 0);
+    h.tick('USDT_ETH', '103', 300_000);
+    assert.equal(h.state.deals.length, 1);
+  });
+
+  it('starts only inside min/max price and stops after disable_after_deals_count', () => {
+    const h = harness({ maxPrice: '90', disableAfterDealsCount: 2 }, { maxSafetyOrders: 0 });
+    h.act({ type: 'enable' });
+    assert.equal(h.state.deals.length, 0);
+    h.tick('USDT_ETH', '89');
+    assert.equal(h.state.deals.length, 1);
+    h.tick('USDT_ETH', '90');
+    h.tick('USDT_ETH', '89');
+    assert.equal(h.state.deals.length, 1);
+    h.tick('USDT_ETH', '91');
+    assert.equal(h.state.deals.length, 0);
+    h.tick('USDT_ETH', '89');
+    assert.equal(h.state.dealsCounter, 2);
+    assert.equal(h.state.enabled, false);
+  });
+
+  it('starts a deal when RSI on closed candles falls below the threshold', () => {
+    const rsi = { time: '1m', points: 30, triggerCondition: 'less' as const, timePeriod: 7 };
+    const h = harness({ strategyList: [{ strategy: 'rsi', options: {}, rsi }] }, { maxSafetyOrders: 0 });
+    h.act({ type: 'enable' });
+    for (let i = 0; i < 8; i += 1) h.tick('USDT_ETH', String(100 + i));
+    assert.equal(h.state.deals.length, 0);
+    for (let i = 0; i < 12; i += 1) h.tick('USDT_ETH', String(106 - i * 2));
+    assert.equal(h.state.deals.length, 1);
+    assert.ok(h.messages.some((m) => m.includes('RSI start condition met')));
+  });
+
+  it('refuses start_new_deal on a disabled bot when only_for_enabled', () => {
+    const h = harness();
+    assert.throws(
+      () => h.act({ type: 'start_deal', pair: 'USDT_ETH', skipSignalChecks: false, skipOpenDealsChecks: false, onlyForEnabled: true }),
+      TransitionError,
+    );
+  });
+});

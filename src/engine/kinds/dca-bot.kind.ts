@@ -1,0 +1,25 @@
+/**
+ * The DCA bot as an engine kind: one automation per bot, its state plain JSON (decimals as
+ * strings), so storing it is the identity and loading it only checks its shape.
+ */
+import { type DcaBotAction, type DcaBotState } from '../../domain/dca-bot/dca-bot-state.ts';
+import { botPairs, botWatches, isBotRunning, stepBot } from '../../domain/dca-bot/dca-bot.ts';
+import type { DcaRecord } from '../../domain/dca-bot/step-output.ts';
+import type { AutomationKind } from '../automation-kind.ts';
+
+export const dcaBotKind: AutomationKind<DcaBotState, DcaBotAction, DcaRecord> = {
+  name: 'dca_bot',
+  orderIdPrefix: 'd',
+  step: stepBot,
+  watches: botWatches,
+  isRunning: isBotRunning,
+  pairs: botPairs,
+  toJson: (state) => state,
+  fromJson: (json) => {
+    const state = json as DcaBotState;
+    if (typeof state !== 'object' || state === null || !Array.isArray(state.deals) || typeof state.config !== 'object') {
+      throw new Error('Stored DCA bot state is malformed');
+    }
+    return state;
+  },
+};

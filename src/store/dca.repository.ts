@@ -1,0 +1,199 @@
+/**
+ * DCA deals, their logs and the pairs blacklist. `writeDcaRecords` is the DCA bot kind's record
+ * writer: it runs inside the engine's batch transaction, so the deals table never disagrees with
+ * the bot states stored beside it.
+ */
+import type { Deal } from '../domain/dca-bot/deal.ts';
+import type { DcaRecord, DealRecord } from '../domain/dca-bot/step-output.ts';
+import type { DcaStore, DealFilter, ProfitFilter, ProfitSum, StoredDeal } from '../services/deals.service.ts';
+import type { Sql } from './database.ts';
+import { columns } from './unnest.ts';
+
+interface DealRow {
+  bot_id: string | number;
+  bot_name: string;
+  account_id: string | number;
+  user_id: string | number;
+  data: Deal | string;
+}
+
+const toStored = (row: DealRow): StoredDeal => ({
+  deal: typeof row.data === 'string' ? (JSON.parse(row.data) as Deal) : row.data,
+  botId: Number(row.bot_id),
+  botName: row.bot_name,
+  accountId: Number(row.account_id),
+  userId: Number(row.user_id),
+});
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+export async function writeDcaRecords(sql: Sql, botId: number, records: unknown[]): Promise<void> {
+  const latest = new Map<number, DealRecord>();
+  const events: unknown[][] = [];
+  for (const record of records as DcaRecord[]) {
+    if (record.type === 'deal') latest.set(record.deal.id, record);
+    else events.push([record.dealId, record.message, new Date(record.at)]);
+  }
+  if (latest.size > 0) {
+    const rows = [...latest.values()].map(({ deal, botName, accountId, userId }) => [
+      deal.id, botId, botName, accountId, userId, deal.pair, deal.base, deal.quote, deal.status, deal.closedAt !== null,
+      deal.settings.profitCurrency === 'base_currency' ? deal.base : deal.quote, deal.finalProfit, percentage(deal),
+      deal.usdProfit, deal.btcProfit, deal.note, new Date(deal.createdAt), new Date(deal.updatedAt), iso(deal.closedAt),
+      JSON.stringify(deal),
+    ]);
+    await sql.query(
+      `INSERT INTO dca_deals (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency,
+         final_profit, final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
+         $8::text[], $9::text[], $10::boolean[], $11::text[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[],
+         $16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::jsonb[])
+       ON CONFLICT (id) DO UPDATE SET bot_name = EXCLUDED.bot_name, status = EXCLUDED.status, finished = EXCLUDED.finished,
+         profit_currency = EXCLUDED.profit_currency, final_profit = EXCLUDED.final_profit,
+         final_profit_percentage = EXCLUDED.final_profit_percentage, usd_final_profit = EXCLUDED.usd_final_profit,
+         btc_final_profit = EXCLUDED.btc_final_profit, note = EXCLUDED.note, updated_at = EXCLUDED.updated_at,
+         closed_at = EXCLUDED.closed_at, data = EXCLUDED.data`,
+      columns(rows, 20),
+    );
+  }
+  if (events.length > 0) {
+    await sql.query(
+      `INSERT INTO dca_deal_events (deal_id, message, created_at)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])`,
+      columns(events, 3),
+    );
+  }
+}
+
+function percentage(deal: Deal): string | null {
+  if (deal.finalProfit === null) return null;
+  const invested = Number(deal.settings.profitCurrency === 'base_currency' ? deal.entryAmount : deal.entryVolume);
+  return invested === 0 ? '0' : ((Number(deal.finalProfit) / invested) * 100).toFixed(4);
+}
+
+const ORDER_COLUMNS: Record<DealFilter['order'], string> = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  closed_at: 'closed_at',
+  profit: 'final_profit',
+  profit_percentage: 'final_profit_percentage',
+};
+
+const SCOPES: Record<string, string> = {
+  active: 'NOT finished',
+  finished: 'finished',
+  completed: `status = 'completed'`,
+  cancelled: `status = 'cancelled'`,
+  failed: `status = 'failed'`,
+};
+
+/** Builds `WHERE` conditions with numbered parameters. */
+class Conditions {
+  readonly parts: string[] = [];
+  readonly params: unknown[] = [];
+
+  add(sqlWithPlaceholder: string, value: unknown): void {
+    this.params.push(value);
+    this.parts.push(sqlWithPlaceholder.replace('?', `$${this.params.length}`));
+  }
+
+  get where(): string {
+    return this.parts.length === 0 ? '' : `WHERE ${this.parts.join(' AND ')}`;
+  }
+}
+
+function profitConditions(filter: ProfitFilter): Conditions {
+  const conditions = new Conditions();
+  conditions.add('user_id = ?', filter.userId);
+  if (filter.accountId !== undefined) conditions.add('account_id = ?', filter.accountId);
+  if (filter.botId !== undefined) conditions.add('bot_id = ?', filter.botId);
+  conditions.parts.push(`status IN ('completed', 'panic_sold', 'stop_loss_finished')`);
+  if (filter.closedFrom !== undefined) conditions.add('closed_at >= ?', filter.closedFrom);
+  if (filter.closedBefore !== undefined) conditions.add('closed_at < ?', filter.closedBefore);
+  return conditions;
+}
+
+export class SqlDcaRepository implements DcaStore {
+  constructor(private readonly sql: Sql) {}
+
+  async listDeals(filter: DealFilter): Promise<StoredDeal[]> {
+    const conditions = new Conditions();
+    conditions.add('user_id = ?', filter.userId);
+    if (filter.botId !== undefined) conditions.add('bot_id = ?', filter.botId);
+    if (filter.accountId !== undefined) conditions.add('account_id = ?', filter.accountId);
+    if (filter.from !== undefined) conditions.add('created_at >= ?', filter.from);
+    if (filter.to !== undefined) conditions.add('created_at <= ?', filter.to);
+    if (filter.base !== undefined) conditions.add('base = ?', filter.base);
+    if (filter.quote !== undefined) conditions.add('quote = ?', filter.quote);
+    if (filter.note !== undefined) conditions.add('note = ?', filter.note);
+    const scope = filter.scope === undefined ? undefined : SCOPES[filter.scope];
+    if (scope) conditions.parts.push(scope);
+    const direction = filter.direction === 'asc' ? 'ASC' : 'DESC';
+    conditions.params.push(filter.limit, filter.offset);
+    const rows = await this.sql.query<DealRow>(
+      `SELECT bot_id, bot_name, account_id, user_id, data FROM dca_deals ${conditions.where}
+       ORDER BY ${ORDER_COLUMNS[filter.order]} ${direction} NULLS LAST, id ${direction}
+       LIMIT $${conditions.params.length - 1} OFFSET $${conditions.params.length}`,
+      conditions.params,
+    );
+    return rows.map(toStored);
+  }
+
+  async findDeal(id: number): Promise<StoredDeal | undefined> {
+    const rows = await this.sql.query<DealRow>(
+      'SELECT bot_id, bot_name, account_id, user_id, data FROM dca_deals WHERE id = $1',
+      [id],
+    );
+    return rows[0] && toStored(rows[0]);
+  }
+
+  async dealEvents(dealId: number): Promise<Array<{ message: string; createdAt: Date }>> {
+    const rows = await this.sql.query<{ message: string; created_at: Date }>(
+      'SELECT message, created_at FROM dca_deal_events WHERE deal_id = $1 ORDER BY id',
+      [dealId],
+    );
+    return rows.map((row) => ({ message: row.message, createdAt: new Date(row.created_at) }));
+  }
+
+  async profitSums(filter: ProfitFilter): Promise<ProfitSum[]> {
+    const conditions = profitConditions(filter);
+    const rows = await this.sql.query<{ currency: string; profit: string; usd: string; btc: string; count: string | number }>(
+      `SELECT profit_currency AS currency, COALESCE(SUM(final_profit), 0)::text AS profit,
+         COALESCE(SUM(usd_final_profit), 0)::text AS usd, COALESCE(SUM(btc_final_profit), 0)::text AS btc, COUNT(*) AS count
+       FROM dca_deals ${conditions.where} GROUP BY profit_currency ORDER BY profit_currency`,
+      conditions.params,
+    );
+    return rows.map((row) => ({ currency: row.currency, profit: row.profit, usd: row.usd, btc: row.btc, count: Number(row.count) }));
+  }
+
+  async statusCounts(botId: number): Promise<Record<string, number>> {
+    const rows = await this.sql.query<{ status: string; count: string | number }>(
+      'SELECT status, COUNT(*) AS count FROM dca_deals WHERE bot_id = $1 GROUP BY status',
+      [botId],
+    );
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  }
+
+  async profitByDay(filter: ProfitFilter): Promise<Array<{ day: string; usd: string; btc: string }>> {
+    const conditions = profitConditions(filter);
+    const rows = await this.sql.query<{ day: string; usd: string; btc: string }>(
+      `SELECT to_char(closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, COALESCE(SUM(usd_final_profit), 0)::text AS usd,
+         COALESCE(SUM(btc_final_profit), 0)::text AS btc
+       FROM dca_deals ${conditions.where} GROUP BY 1 ORDER BY 1`,
+      conditions.params,
+    );
+    return rows;
+  }
+
+  async blacklist(userId: number): Promise<string[]> {
+    const rows = await this.sql.query<{ pairs: string[] }>('SELECT pairs FROM dca_pairs_blacklist WHERE user_id = $1', [userId]);
+    return rows[0]?.pairs ?? [];
+  }
+
+  async setBlacklist(userId: number, pairs: string[]): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO dca_pairs_blacklist (user_id, pairs) VALUES ($1, $2)
+       ON CONFLICT (user_id) DO UPDATE SET pairs = EXCLUDED.pairs`,
+      [userId, pairs],
+    );
+  }
+}
