@@ -1,0 +1,108 @@
+/**
+ * 1,000 grid bots of 100 lines each, 250 on each of the four paper pairs, trading through the
+ * engine and the paper exchange while real 1h candles are replayed (support/engine-replay.ts),
+ * with both storing every batch. Reports ticks per second and the latency from a batch of ticks
+ * to the orders it caused being sent and stored, next to the same replay with no bots in the same
+ * run (the ratio is the figure), and the heap at each tenth of the run.
+ *
+ * Each bot has its own account and a slightly shifted ±30 % range around the first price, quote
+ * order size of about twice the market minimum, so crossings spread over the bots as in a real
+ * population. BENCH_CANDLES sets how many hours are replayed (default 500). The run fails when
+ * the bots never fill, or when the profit rows do not add up to the bots' reported profits.
+ */
+import { parsePair } from '../src/domain/market/pair.ts';
+import { buildGridConfig } from '../src/domain/grid-bot/config-validation.ts';
+import { newGridBot } from '../src/domain/grid-bot/grid-bot-state.ts';
+import { gridBotKind } from '../src/engine/kinds/grid-bot.kind.ts';
+import { PAPER_MARKETS } from '../src/exchanges/paper/paper-markets.ts';
+import { dec, ZERO } from '../src/shared/decimal.ts';
+import { writeGridProfits } from '../src/store/grid-bots.repository.ts';
+import type { Benchmark, BenchOutcome } from './support/benchmark.ts';
+import { describeResult, marketBatches, replay, type World } from './support/engine-replay.ts';
+
+const BOTS_PER_PAIR = 250;
+const LINES = 100;
+const QUANTITY_PER_GRID: Record<string, string> = { USDT_BTC: '10', USDT_ETH: '10', BTC_ETH: '0.0002', USDT_SOL: '10' };
+const BALANCES = ['USDT:100000', 'BTC:100', 'ETH:10000', 'SOL:100000'].map((entry) => {
+  const [currency, amount] = entry.split(':') as [string, string];
+  return { currency, free: dec(amount), locked: ZERO };
+});
+
+export const benchmark: Benchmark = {
+  name: 'grid-engine',
+  description: '1,000 grid bots × 100 lines on 4 pairs over real 1h candles, next to the bare replay',
+  run,
+};
+
+
+async function run(): Promise<BenchOutcome> {
+  const candles = Number(process.env.BENCH_CANDLES ?? 500);
+  const batches = marketBatches(candles);
+  console.log(`  ${candles} hours of candles: ${batches.length} instants × 4 pairs`);
+
+  const bare = await replay(batches);
+  console.log(describeResult('bare replay (no bots)', bare));
+  await bare.close();
+
+  let created = 0;
+  const started = Date.now();
+  const loaded = await replay(batches, {
+    kinds: [gridBotKind],
+    recordWriters: { [gridBotKind.name]: writeGridProfits },
+    setup: async (world) => {
+      created = await createBots(world);
+    },
+  });
+  console.log(`  ${created} bots created in ${((Date.now() - started) / 1000).toFixed(1)} s (included in neither figure)`);
+  console.log(describeResult(`with ${created} grid bots`, loaded, bare));
+
+  const failures: string[] = [];
+  if (loaded.fills === 0) failures.push('no grid order filled');
+  const [sums] = await loaded.world.db.query<{ rows: string; total: string | null }>(
+    'SELECT count(*) AS rows, sum(profit)::text AS total FROM grid_bot_profits',
+  );
+  const bots = await loaded.world.engine.list(gridBotKind, { userId: loaded.world.userId });
+  const reported = bots.reduce((sum, bot) => sum.plus(bot.state.figures.profit), ZERO);
+  console.log(`  ${sums!.rows} profit rows, total ${sums!.total ?? '0'}; bots report ${reported.toFixed()}`);
+  if (!reported.eq(dec(sums!.total ?? '0'))) failures.push('the profit rows do not add up to the reported profits');
+  await loaded.close();
+  return { failures };
+}
+
+async function createBots(world: World): Promise<number> {
+  let created = 0;
+  for (const market of PAPER_MARKETS) {
+    const price = world.prices.get(market.pair)!;
+    const pair = parsePair(market.pair)!;
+    for (let index = 0; index < BOTS_PER_PAIR; index += 1) {
+      const shift = dec(index).div(BOTS_PER_PAIR).times('0.1').minus('0.05');
+      const lower = price.times(dec('0.7').plus(shift)).toNearest(market.rules.priceStep);
+      const upper = price.times(dec('1.3').plus(shift)).toNearest(market.rules.priceStep);
+      const result = buildGridConfig(
+        {
+          pair: market.pair,
+          lower_price: lower.toFixed(),
+          upper_price: upper.toFixed(),
+          grids_quantity: LINES,
+          quantity_per_grid: QUANTITY_PER_GRID[market.pair]!,
+          order_currency_type: 'quote',
+        },
+        pair,
+        market.rules,
+      );
+      if (!result.ok) throw new Error(`grid settings refused: ${JSON.stringify(result.errors)}`);
+      const accountId = await world.openAccount(BALANCES);
+      const funds = {
+        base: BALANCES.find((b) => b.currency === pair.base)!.free,
+        quote: BALANCES.find((b) => b.currency === pair.quote)!.free,
+      };
+      await world.engine.create(
+        gridBotKind,
+        { userId: world.userId, accountId, state: newGridBot(result.config, market.rules.priceStep) },
+        { type: 'start', funds, feeRate: dec('0.001') },
+      );
+      created += 1;
+    }
+  }
+  return created;
+}

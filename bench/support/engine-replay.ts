@@ -1,0 +1,173 @@
+/**
+ * Replays real candles through the paper exchange and the engine, both storing every batch in a
+ * fresh database (PGlite, or DATABASE_URL), and measures ticks per second, the latency from a
+ * batch of ticks to the orders it caused being sent and stored, and the heap along the way.
+ *
+ * The four paper pairs all follow the Coinbase BTC-USD 1h candles (fixtures/market/): USDT_BTC
+ * as they are, the other three time-shifted by a quarter of the file each and scaled to their own
+ * price level, so every pair moves like a real market without moving in lockstep.
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { intraCandlePath } from '../../src/domain/market/candle.ts';
+import type { MarketTick } from '../../src/domain/market/market-tick.ts';
+import type { AnyAutomationKind } from '../../src/engine/automation-kind.ts';
+import { Engine } from '../../src/engine/engine.ts';
+import type { RecordWriter } from '../../src/engine/engine-store.ts';
+import { PaperTrading } from '../../src/engine/paper-trading.ts';
+import type { Balance } from '../../src/exchanges/exchange.ts';
+import { PAPER_MARKETS } from '../../src/exchanges/paper/paper-markets.ts';
+import { PaperVenue } from '../../src/exchanges/paper/paper-venue.ts';
+import { ManualFeed } from '../../src/market-data/manual-feed.ts';
+import { candleDurationMs, MARKET_FIXTURES_DIR, readCandles } from '../../src/market-data/market-files.ts';
+import { type Decimal, roundToStep } from '../../src/shared/decimal.ts';
+import type { Database } from '../../src/store/database.ts';
+import { SqlEngineRepository } from '../../src/store/engine.repository.ts';
+import { SqlPaperRepository } from '../../src/store/paper.repository.ts';
+import { openTestDatabase } from '../../test/support/database.ts';
+
+const CANDLES_FILE = path.join(MARKET_FIXTURES_DIR, 'coinbase-BTCUSD-1h-2017-07_2019-10.csv.gz');
+const PRICE_LEVEL: Record<string, number> = { USDT_BTC: 1, USDT_ETH: 0.05, BTC_ETH: 0.00005, USDT_SOL: 0.01 };
+
+/** One batch per instant: one tick for each of the four pairs. */
+export function marketBatches(candleCount: number): MarketTick[][] {
+  const candles = readCandles(CANDLES_FILE);
+  const duration = candleDurationMs(CANDLES_FILE);
+  const quarter = Math.floor(candles.length / 4);
+  if (candleCount > quarter) throw new Error(`at most ${quarter} candles per pair`);
+  const batches: MarketTick[][] = [];
+  for (let index = 0; index < candleCount; index += 1) {
+    const paths = PAPER_MARKETS.map((market, pairIndex) => {
+      const source = candles[index + pairIndex * quarter]!;
+      const scale = PRICE_LEVEL[market.pair]! * (candles[0]!.open.toNumber() / candles[pairIndex * quarter]!.open.toNumber());
+      return intraCandlePath(source, duration).map((point) => ({
+        pair: market.pair,
+        price: roundToStep(point.price.times(scale), market.rules.priceStep),
+      }));
+    });
+    const time = candles[index]!.time.getTime();
+    for (let step = 0; step < 4; step += 1) {
+      const at = new Date(time + Math.floor((step * duration) / 4));
+      batches.push(paths.map((path) => ({ ...path[step]!, at })));
+    }
+  }
+  return batches;
+}
+
+export interface World {
+  engine: Engine;
+  paper: PaperTrading;
+  db: Database;
+  userId: number;
+  /** The price of each pair after the first batch. */
+  prices: Map<string, Decimal>;
+  openAccount(balances: Balance[]): Promise<number>;
+}
+
+export interface Scenario {
+  kinds: readonly AnyAutomationKind[];
+  recordWriters?: Record<string, RecordWriter>;
+  setup(world: World): Promise<void>;
+}
+
+export interface ReplayResult {
+  ticks: number;
+  ms: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Heap in use after a collection, at each tenth of the run. */
+  heapMb: number[];
+  fills: number;
+  world: World;
+  close(): Promise<void>;
+}
+
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+
+export async function replay(batches: readonly MarketTick[][], scenario?: Scenario): Promise<ReplayResult> {
+  const db = await openTestDatabase();
+  const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
+  const accounts = new Map<number, Promise<unknown>>();
+  const engine = new Engine({
+    store: new SqlEngineRepository(db),
+    exchangeFor: (accountId) => paper.exchange(accountId),
+    batchOrders: (work) => paper.batch(work),
+    clock: () => new Date(),
+    logger: { warn: () => {}, error: (object, message) => console.error(message, object) },
+    kinds: scenario?.kinds ?? [],
+  });
+  for (const [kind, writer] of Object.entries(scenario?.recordWriters ?? {})) engine.registerRecordWriter(kind, writer);
+  await engine.start();
+  await paper.start(() => engine.settled());
+  const [user] = await db.query<{ id: string }>("INSERT INTO users (name) VALUES ('bench') RETURNING id");
+  const userId = Number(user!.id);
+  const world: World = {
+    engine,
+    paper,
+    db,
+    userId,
+    prices: new Map(batches[0]!.map((tick) => [tick.pair, tick.price])),
+    openAccount: async (balances) => {
+      const [account] = await db.query<{ id: string }>(
+        "INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'bench', 'paper_trading') RETURNING id",
+        [userId],
+      );
+      const id = Number(account!.id);
+      accounts.set(id, paper.openAccount(id, balances));
+      await accounts.get(id);
+      return id;
+    },
+  };
+  await paper.applyTicks(batches[0]!);
+  await engine.settled();
+  if (scenario) await scenario.setup(world);
+
+  const latencies: number[] = [];
+  const heapMb: number[] = [];
+  const tenth = Math.max(1, Math.floor(batches.length / 10));
+  let fills = 0;
+  let ticks = 0;
+  const started = performance.now();
+  for (let index = 1; index < batches.length; index += 1) {
+    const batch = batches[index]!;
+    const before = performance.now();
+    fills += (await paper.applyTicks(batch)).filter((update) => update.fill).length;
+    await engine.settled();
+    latencies.push(performance.now() - before);
+    ticks += batch.length;
+    if (index % tenth === 0) {
+      collectGarbage();
+      heapMb.push(Math.round(process.memoryUsage().heapUsed / 1e6));
+    }
+  }
+  const ms = performance.now() - started;
+  latencies.sort((a, b) => a - b);
+  const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
+  return {
+    ticks,
+    ms,
+    p50Ms: percentile(0.5),
+    p99Ms: percentile(0.99),
+    heapMb,
+    fills,
+    world,
+    close: async () => {
+      await paper.stop();
+      await engine.stop();
+      await db.close();
+    },
+  };
+}
+
+export function describeResult(label: string, result: ReplayResult, baseline?: ReplayResult): string {
+  const rate = (result.ticks / result.ms) * 1000;
+  const ratio = baseline ? `  ${(rate / ((baseline.ticks / baseline.ms) * 1000)).toFixed(3)}× bare` : '';
+  return (
+    `  ${label.padEnd(28)} ${Math.round(rate).toString().padStart(8)} ticks/s  p50 ${result.p50Ms.toFixed(2)} ms  ` +
+    `p99 ${result.p99Ms.toFixed(2)} ms  fills ${result.fills}${ratio}\n` +
+    `  ${''.padEnd(28)} heap after GC at each tenth (MB): ${result.heapMb.join(' ')}`
+  );
+}
