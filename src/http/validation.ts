@@ -5,6 +5,7 @@
  */
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { Settings } from 'typebox/system';
 import Value from 'typebox/value';
 import { FieldErrorCollector } from '../shared/errors.ts';
 import { convertInput } from './convert-input.ts';
@@ -18,6 +19,10 @@ interface SchemaError {
   instancePath: string;
   params: Record<string, unknown>;
 }
+
+// Every bad field is named in one answer (TypeBox stops at 8 by default); the bound still keeps a
+// hostile body from making validation collect without limit.
+Settings.Set({ maxErrors: 100 });
 
 export function compileValidator<T>(schema: TSchema): InputValidator<T> {
   const compiled = Compile(schema);
