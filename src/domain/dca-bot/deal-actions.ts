@@ -12,7 +12,7 @@ import { assertDealAllows } from './deal.transitions.ts';
 import { closeAtMarket, finishDeal } from './deal-finish.ts';
 import { addOrder, cancelWorking, refillSafetyOrders, replaceTakeProfit, tradable, trimSafetyOrders } from './deal-orders.ts';
 import type { StepOutput } from './step-output.ts';
-import { takeProfitSteps } from './take-profit.ts';
+import { idleTakeProfitSteps } from './take-profit.ts';
 
 export type DealAction =
   | { type: 'cancel' }
@@ -113,14 +113,7 @@ function updateDeal(deal: Deal, changes: Partial<DealSettings>, note: string | u
   out.dealLog(deal, 'Deal settings updated');
   if (deal.status !== 'bought' && deal.status !== 'ttp_activated') return;
   if (touches(TAKE_PROFIT_FIELDS) && !closing(deal)) {
-    deal.tpSteps = takeProfitSteps(deal.settings).map((step) => ({
-      amountPercentage: step.amountPercentage.toFixed(),
-      profitPercentage: step.profitPercentage.toFixed(),
-      status: 'idle',
-      price: null,
-      initialAmount: null,
-      executedAt: null,
-    }));
+    deal.tpSteps = idleTakeProfitSteps(deal.settings);
     deal.status = 'bought';
     deal.trailingMax = null;
     replaceTakeProfit(deal, context, out);

@@ -11,7 +11,7 @@ import { averagePrice, bookFill, type Deal, type DealOrder, findOrder } from './
 import { FINAL, finishDeal } from './deal-finish.ts';
 import { cancelWorking, placeMarketClose, refillSafetyOrders, replaceTakeProfit } from './deal-orders.ts';
 import type { StepOutput } from './step-output.ts';
-import { takeProfitSteps } from './take-profit.ts';
+import { idleTakeProfitSteps } from './take-profit.ts';
 
 const ROLE_NAMES: Record<DealOrder['role'], string> = {
   base: 'Base order',
@@ -58,14 +58,7 @@ function onBaseFilled(deal: Deal, order: DealOrder, context: StepContext, out: S
   deal.baseOrderPrice = dec(order.filledTotal).div(dec(order.filled)).toFixed();
   deal.baseOrderVolume = order.filledTotal;
   deal.tslExtreme = deal.baseOrderPrice;
-  deal.tpSteps = takeProfitSteps(deal.settings).map((step) => ({
-    amountPercentage: step.amountPercentage.toFixed(),
-    profitPercentage: step.profitPercentage.toFixed(),
-    status: 'idle',
-    price: null,
-    initialAmount: null,
-    executedAt: null,
-  }));
+  deal.tpSteps = idleTakeProfitSteps(deal.settings);
   replaceTakeProfit(deal, context, out);
   refillSafetyOrders(deal, context, out);
 }

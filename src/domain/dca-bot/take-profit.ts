@@ -8,6 +8,7 @@
  */
 import { dec, type Decimal, ZERO } from '../../shared/decimal.ts';
 import type { DealSettings, DealStrategy } from './dca-settings.ts';
+import type { TakeProfitStepState } from './deal.ts';
 import { ceilToStep, floorToStep } from './safety-orders.ts';
 
 export interface PositionFigures {
@@ -43,6 +44,18 @@ export function takeProfitPrice(
       ? profitPercent.times(position.baseOrderVolume).div(position.entryVolume)
       : profitPercent;
   return targetPrice(settings.strategy, average, effective, dec(settings.feeRate), priceStep);
+}
+
+/** A deal's take-profit steps as they start: none placed yet. */
+export function idleTakeProfitSteps(settings: DealSettings): TakeProfitStepState[] {
+  return takeProfitSteps(settings).map((step) => ({
+    amountPercentage: step.amountPercentage.toFixed(),
+    profitPercentage: step.profitPercentage.toFixed(),
+    status: 'idle',
+    price: null,
+    initialAmount: null,
+    executedAt: null,
+  }));
 }
 
 /** The step percentages as the deal uses them: the steps, or one step of 100 % at take_profit. */
