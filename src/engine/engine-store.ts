@@ -5,8 +5,11 @@
 import type { Sql } from '../store/database.ts';
 import type { EngineOrder, StoredEvent } from './automation-kind.ts';
 
-/** Writes one kind's records (profit rows, deal snapshots) inside the batch's transaction. */
-export type RecordWriter = (sql: Sql, automationId: number, records: unknown[]) => Promise<void>;
+/** What automations of one kind recorded in a batch. */
+export type KindRecords = Array<{ automationId: number; records: unknown[] }>;
+
+/** Writes one kind's records of a batch (profit rows, deal snapshots) inside the batch's transaction. */
+export type RecordWriter = (sql: Sql, batch: KindRecords) => Promise<void>;
 
 export interface StoredAutomation {
   id: number;

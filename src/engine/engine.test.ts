@@ -90,7 +90,7 @@ async function startProcess(db: Database, wrap: (exchange: Exchange) => Exchange
     logger: { warn: () => {}, error: (object) => assert.fail(JSON.stringify(object)) },
     kinds: [dipKind],
   });
-  engine.registerRecordWriter('dip_test', async (_sql, automationId, rows) => void records.push({ automationId, records: rows }));
+  engine.registerRecordWriter('dip_test', async (_sql, batch) => void records.push(...batch));
   await engine.start();
   await paper.start(() => engine.settled());
   return { paper, engine, records };

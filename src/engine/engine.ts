@@ -53,6 +53,8 @@ const TIMER_CHECK_MS = 1000;
 
 export class Engine {
   private readonly running = new Map<number, Live>();
+  /** Automations that stopped in the current batch; they leave memory once it is stored. */
+  private readonly stopped = new Set<number>();
   private readonly kinds = new Map<string, AnyAutomationKind>();
   private readonly journal = new OrderJournal();
   private readonly triggers = new PriceTriggers();
@@ -249,8 +251,10 @@ export class Engine {
     for (const command of result.commands) this.apply(live, command, batch);
     if (live.kind.isRunning(result.state)) {
       this.running.set(automation.id, live);
+      this.stopped.delete(automation.id);
       this.triggers.set(automation.id, live.source, live.kind.watches(result.state));
     } else {
+      this.stopped.add(automation.id);
       this.triggers.remove(automation.id);
       this.timers.cancelAll(automation.id);
     }
@@ -269,7 +273,8 @@ export class Engine {
     await this.writer.reserveIds(batch.filter((pending) => pending.command.type === 'place_order').length);
     const sends = this.writer.journal(batch, this.ports.clock());
     await this.writer.flush();
-    for (const [id, live] of this.running) if (!live.kind.isRunning(live.automation.state)) this.running.delete(id);
+    for (const id of this.stopped) this.running.delete(id);
+    this.stopped.clear();
     await this.executor.execute(sends, this.ports.clock());
   }
 

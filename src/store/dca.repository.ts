@@ -6,6 +6,8 @@
 import type { Deal } from '../domain/dca-bot/deal.ts';
 import type { DcaRecord, DealRecord } from '../domain/dca-bot/step-output.ts';
 import type { DcaStore, DealFilter, ProfitFilter, ProfitSum, StoredDeal } from '../services/deals.service.ts';
+import type { KindRecords } from '../engine/engine-store.ts';
+import { dec } from '../shared/decimal.ts';
 import type { Sql } from './database.ts';
 import { columns } from './unnest.ts';
 
@@ -27,15 +29,17 @@ const toStored = (row: DealRow): StoredDeal => ({
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms));
 
-export async function writeDcaRecords(sql: Sql, botId: number, records: unknown[]): Promise<void> {
-  const latest = new Map<number, DealRecord>();
+export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<void> {
+  const latest = new Map<number, DealRecord & { botId: number }>();
   const events: unknown[][] = [];
-  for (const record of records as DcaRecord[]) {
-    if (record.type === 'deal') latest.set(record.deal.id, record);
-    else events.push([record.dealId, record.message, new Date(record.at)]);
+  for (const { automationId, records } of batch) {
+    for (const record of records as DcaRecord[]) {
+      if (record.type === 'deal') latest.set(record.deal.id, { ...record, botId: automationId });
+      else events.push([record.dealId, record.message, new Date(record.at)]);
+    }
   }
   if (latest.size > 0) {
-    const rows = [...latest.values()].map(({ deal, botName, accountId, userId }) => [
+    const rows = [...latest.values()].map(({ deal, botId, botName, accountId, userId }) => [
       deal.id, botId, botName, accountId, userId, deal.pair, deal.base, deal.quote, deal.status, deal.closedAt !== null,
       deal.settings.profitCurrency === 'base_currency' ? deal.base : deal.quote, deal.finalProfit, percentage(deal),
       deal.usdProfit, deal.btcProfit, deal.note, new Date(deal.createdAt), new Date(deal.updatedAt), iso(deal.closedAt),
@@ -66,8 +70,8 @@ export async function writeDcaRecords(sql: Sql, botId: number, records: unknown[
 
 function percentage(deal: Deal): string | null {
   if (deal.finalProfit === null) return null;
-  const invested = Number(deal.settings.profitCurrency === 'base_currency' ? deal.entryAmount : deal.entryVolume);
-  return invested === 0 ? '0' : ((Number(deal.finalProfit) / invested) * 100).toFixed(4);
+  const invested = dec(deal.settings.profitCurrency === 'base_currency' ? deal.entryAmount : deal.entryVolume);
+  return invested.isZero() ? '0' : dec(deal.finalProfit).div(invested).times(100).toDecimalPlaces(4).toFixed();
 }
 
 const ORDER_COLUMNS: Record<DealFilter['order'], string> = {

@@ -7,6 +7,7 @@ import type {
   AutomationFilter,
   EngineBatch,
   EngineStore,
+  KindRecords,
   NewAutomation,
   RecordWriter,
   StoredAutomation,
@@ -111,10 +112,16 @@ export class SqlEngineRepository implements EngineStore {
           columns(batch.events.map((e) => [e.automationId, e.message, e.at]), 3),
         );
       }
+      const byKind = new Map<string, KindRecords>();
       for (const { kind, automationId, records } of batch.records) {
+        let entries = byKind.get(kind);
+        if (!entries) byKind.set(kind, (entries = []));
+        entries.push({ automationId, records });
+      }
+      for (const [kind, entries] of byKind) {
         const write = this.writers.get(kind);
         if (!write) throw new Error(`No record writer for ${kind}`);
-        await write(tx, automationId, records);
+        await write(tx, entries);
       }
     });
   }

@@ -44,12 +44,14 @@ describe(SqlGridBotsRepository.name, () => {
 
   it('writes a batch of rows in one transaction and reads them newest first, exactly', async () => {
     await db.transaction(async (tx) => {
-      await writeGridProfits(tx, botId, [
-        record(7, '1.47949', '2024-03-01T10:00:00Z'),
-        record(8, '0.000000000000000001', '2024-03-02T10:00:00Z', null),
+      await writeGridProfits(tx, [
+        {
+          automationId: botId,
+          records: [record(7, '1.47949', '2024-03-01T10:00:00Z'), record(8, '0.000000000000000001', '2024-03-02T10:00:00Z', null)],
+        },
+        { automationId: otherBotId, records: [record(1, '5', '2024-03-01T12:00:00Z')] },
       ]);
-      await writeGridProfits(tx, otherBotId, [record(1, '5', '2024-03-01T12:00:00Z')]);
-      await writeGridProfits(tx, botId, []);
+      await writeGridProfits(tx, [{ automationId: botId, records: [] }]);
     });
     assert.deepEqual(await repository.profits(botId, {}), [
       { lineId: 8, linePrice: '59000.5', side: 'buy', orderPlaced: true, profit: '0.000000000000000001', usdProfit: null, createdAt: new Date('2024-03-02T10:00:00Z') },

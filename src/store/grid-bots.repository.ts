@@ -5,6 +5,7 @@
 import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
 import type { GridProfitRow, GridProfitsStore } from '../services/grid-bots.service.ts';
 import { type Decimal, dec } from '../shared/decimal.ts';
+import type { KindRecords } from '../engine/engine-store.ts';
 import type { Sql } from './database.ts';
 import { columns } from './unnest.ts';
 
@@ -18,10 +19,9 @@ interface ProfitRow {
   created_at: Date;
 }
 
-/** The engine's record writer for the `grid_bot` kind: one statement per batch and bot. */
-export async function writeGridProfits(sql: Sql, automationId: number, records: unknown[]): Promise<void> {
-  if (records.length === 0) return;
-  const rows = (records as GridProfitRecord[]).map((record) => [
+/** The engine's record writer for the `grid_bot` kind: one statement per batch. */
+export async function writeGridProfits(sql: Sql, batch: KindRecords): Promise<void> {
+  const rows = batch.flatMap(({ automationId, records }) => (records as GridProfitRecord[]).map((record) => [
     automationId,
     record.lineId,
     record.linePrice.toFixed(),
@@ -30,7 +30,8 @@ export async function writeGridProfits(sql: Sql, automationId: number, records: 
     record.profit.toFixed(),
     record.usdProfit?.toFixed() ?? null,
     record.at,
-  ]);
+  ]));
+  if (rows.length === 0) return;
   await sql.query(
     `INSERT INTO grid_bot_profits (automation_id, grid_line_id, line_price, line_side, line_order_placed, profit,
        usd_profit, created_at)

@@ -24,7 +24,7 @@ import type { PaperVenue } from './paper-venue.ts';
  * are only in storage (findOrder reads it). The engine never repeats a placement that far back:
  * its journal knows every order it sent.
  */
-const RECENTLY_CLOSED = 32;
+const RECENTLY_CLOSED = 8;
 
 export class PaperAccount implements Exchange {
   readonly marketCode = 'paper_trading';
