@@ -120,8 +120,9 @@ export class Engine {
 
   /**
    * Applies a user action. A step that refuses it (TransitionError, validation) changes nothing
-   * and the error reaches the caller. Resolves once the action's orders went out and what they
-   * caused at once (market fills, rejections) was handled.
+   * and the error reaches the caller. Resolves with the automation as the action left it, once the
+   * action's orders went out and what they caused at once (market fills, rejections) was handled
+   * and stored; `get` shows that later state.
    */
   act<S, A>(kind: AutomationKind<S, A, unknown>, id: number, action: A, known?: Automation<S>): Promise<Automation<S>> {
     return this.run(async () => {
