@@ -122,7 +122,6 @@ const collectGarbage = vm.runInNewContext('gc') as () => void;
 export async function replay(batches: readonly MarketTick[][], scenario?: Scenario): Promise<ReplayResult> {
   const db = await openTestDatabase();
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
-  const accounts = new Map<number, Promise<unknown>>();
   const engine = new Engine({
     store: new SqlEngineRepository(db),
     exchangeFor: (accountId) => paper.exchange(accountId),
@@ -148,8 +147,7 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
         [userId],
       );
       const id = Number(account!.id);
-      accounts.set(id, paper.openAccount(id, balances));
-      await accounts.get(id);
+      await paper.openAccount(id, balances);
       return id;
     },
   };

@@ -10,6 +10,8 @@ import type { Decimal } from '../shared/decimal.ts';
 
 export type Side = 'buy' | 'sell';
 
+export type TimeInForce = 'gtc' | 'ioc' | 'fok' | 'post_only';
+
 /**
  * An order key names one order for the automation's whole life (lowercase letters and digits only,
  * at most 16 characters, because exchanges restrict client order ids): for example `l12c3` for
@@ -27,7 +29,7 @@ export interface PlaceOrder {
   amount: Decimal;
   /** Limit price, already on the market's price step. */
   price?: Decimal;
-  timeInForce?: 'gtc' | 'ioc' | 'fok' | 'post_only';
+  timeInForce?: TimeInForce;
   /** What the order is for, shown in order lists: `grid_line`, `balancing`, `base`, `safety`, `take_profit`, ... */
   role: string;
 }

@@ -38,10 +38,6 @@ export class BatchWriter {
     private readonly timers: Timers,
   ) {}
 
-  begin(): PendingCommand[] {
-    return [];
-  }
-
   /** Makes sure `needed` ids (and a reserve for the steps of the next batch) are at hand. */
   async reserveIds(needed = 0): Promise<void> {
     const available = this.ids.length - this.nextIndex;

@@ -134,7 +134,7 @@ export class Engine {
       }
       await this.sources.prime(live.automation.accountId, this.pairsOf(live));
       await this.writer.reserveIds();
-      const batch = this.writer.begin();
+      const batch: PendingCommand[] = [];
       const result = this.step(live, action as EngineInput, this.ports.clock(), batch, true);
       await this.commit(batch);
       await this.drain();
@@ -197,7 +197,7 @@ export class Engine {
       const items = this.inbox;
       this.inbox = [];
       await this.writer.reserveIds();
-      const batch = this.writer.begin();
+      const batch: PendingCommand[] = [];
       for (const item of items) this.handle(item, batch);
       await this.commit(batch);
       if (items.some((item) => item.type === 'tick')) await this.executor.retryUnconfirmed(this.ports.clock());

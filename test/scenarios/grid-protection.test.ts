@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newUser, setPrices } from '../support/api.ts';
-import { accountTotals, gridMessages, gridOrders, type GridUser, lineTable, openOrders, showGrid, startGrid } from '../support/grid-bots.ts';
+import { accountTotals, gridMessages, gridOrders, type GridUser, lineTable, openOrders, showGrid, startGrid, FIVE_LINES } from '../support/grid-bots.ts';
 import type { Credentials } from '../support/signing.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -20,7 +20,6 @@ before(async () => {
 after(() => t.close());
 
 const btc = (price: string) => setPrices(t, admin, { USDT_BTC: price });
-const FIVE_LINES = { upper_price: '62000', lower_price: '58000', grids_quantity: 5, quantity_per_grid: '100', order_currency_type: 'quote' };
 
 async function gridAt60000(settings: Record<string, unknown>): Promise<{ user: GridUser; id: number }> {
   const user = await newUser(t);

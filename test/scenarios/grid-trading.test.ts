@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newUser, postJson, setPrices } from '../support/api.ts';
-import { accountTotals, getJson, gridMessages, gridOrders, type GridUser, lineTable, openOrders, showGrid, startGrid } from '../support/grid-bots.ts';
+import { accountTotals, getJson, gridMessages, gridOrders, type GridUser, lineTable, openOrders, showGrid, startGrid, FIVE_LINES } from '../support/grid-bots.ts';
 import type { Credentials } from '../support/signing.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -20,8 +20,6 @@ after(() => t.close());
 
 const btc = (price: string) => setPrices(t, admin, { USDT_BTC: price });
 
-/** 58000-62000 in 5 lines of 1000, 100 USDT per line, started at 60000. */
-const FIVE_LINES = { upper_price: '62000', lower_price: '58000', grids_quantity: 5, quantity_per_grid: '100', order_currency_type: 'quote' };
 
 describe('a grid bot trading a scripted price path', () => {
   let user: GridUser;

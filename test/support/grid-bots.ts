@@ -62,3 +62,6 @@ export async function openOrders(t: TestApp, accountId: number): Promise<string[
     .sort((a, b) => a.price!.cmp(b.price!))
     .map((order) => `${order.side} ${order.price!.toFixed()} ${order.amount.toFixed()}`);
 }
+
+/** 58000-62000 in 5 lines of 1000, 100 USDT per line. */
+export const FIVE_LINES = { upper_price: '62000', lower_price: '58000', grids_quantity: 5, quantity_per_grid: '100', order_currency_type: 'quote' };

@@ -6,7 +6,7 @@
  */
 import { type Decimal, ZERO } from '../../shared/decimal.ts';
 import { errors } from '../../shared/errors.ts';
-import { TransitionError } from '../automation.ts';
+import { type Side, TransitionError } from '../automation.ts';
 import type { Draft } from './draft.ts';
 import { figures, floorToStep, remainingOf } from './ledger.ts';
 import type { FundsInput, SmartTradeConfig, SmartTradeState } from './smart-trade.types.ts';
@@ -25,17 +25,7 @@ export const addFundsAllowed = (state: SmartTradeState) =>
 export function addFunds(draft: Draft, input: FundsInput): void {
   const { state } = draft;
   if (!addFundsAllowed(state)) throw new TransitionError(state.status, 'add_funds');
-  const id = draft.nextId();
-  state.funds.push({
-    id,
-    kind: 'add_funds',
-    orderType: input.orderType,
-    units: input.units,
-    ...(input.price === undefined ? {} : { price: input.price }),
-    status: 'order_placed',
-    createdAt: draft.now,
-  });
-  draft.place('add_funds', id, draft.entrySide, input.orderType, input.units, input.price);
+  openPart(draft, 'add_funds', draft.entrySide, input);
   draft.log(`Adding funds: ${input.orderType} ${draft.entrySide} of ${input.units.toFixed()}`);
 }
 
@@ -47,11 +37,8 @@ export function maxReduce(state: SmartTradeState): Decimal {
   if (state.status !== 'waiting_targets' || state.stopLoss?.status === 'order_placed') return ZERO;
   let reserved = state.kept;
   for (const order of state.orders) {
-    if (order.purpose === 'reduce_funds' || order.purpose === 'market_close' || order.purpose === 'stop_loss') {
-      reserved = reserved.plus(remainingOf(order));
-    } else if (order.purpose === 'take_profit' && order.orderType === 'market') {
-      reserved = reserved.plus(remainingOf(order));
-    }
+    const closing = order.purpose === 'reduce_funds' || order.purpose === 'market_close' || order.purpose === 'stop_loss';
+    if (closing || (order.purpose === 'take_profit' && order.orderType === 'market')) reserved = reserved.plus(remainingOf(order));
   }
   const free = figures(state).held.minus(reserved);
   return free.isNegative() ? ZERO : floorToStep(free, state.market.lotStep);
@@ -62,17 +49,22 @@ export function reduceFunds(draft: Draft, input: FundsInput): void {
   const max = maxReduce(state);
   if (max.isZero()) throw errors.recordInvalid({ entered_amount: ['Too small'] }, 422);
   if (input.units.gt(max)) throw errors.recordInvalid({ 'units[value]': [`must be less than or equal to ${max.toFixed()}`] }, 422);
+  openPart(draft, 'reduce_funds', draft.closeSide, input);
+  state.status = 'pending_reduce_funds';
+  draft.log(`Reducing funds: ${input.orderType} ${draft.closeSide} of ${input.units.toFixed()}`);
+}
+
+/** Records an add- or reduce-funds part and places its order. */
+function openPart(draft: Draft, kind: 'add_funds' | 'reduce_funds', side: Side, input: FundsInput): void {
   const id = draft.nextId();
-  state.funds.push({
+  draft.state.funds.push({
     id,
-    kind: 'reduce_funds',
+    kind,
     orderType: input.orderType,
     units: input.units,
     ...(input.price === undefined ? {} : { price: input.price }),
     status: 'order_placed',
     createdAt: draft.now,
   });
-  draft.place('reduce_funds', id, draft.closeSide, input.orderType, input.units, input.price);
-  state.status = 'pending_reduce_funds';
-  draft.log(`Reducing funds: ${input.orderType} ${draft.closeSide} of ${input.units.toFixed()}`);
+  draft.place(kind, id, side, input.orderType, input.units, input.price);
 }

@@ -2,11 +2,11 @@
  * A ver1 trade ("simple trading"): one order, market or limit with a time in force, optionally
  * held back by a price condition, a trailing reversal and a timeout.
  */
-import type { Side } from '../automation.ts';
+import type { Side, TimeInForce } from '../automation.ts';
 import type { Decimal } from '../../shared/decimal.ts';
 
 export type Comparison = 'less' | 'less_or_equal' | 'greater' | 'greater_or_equal';
-export type TimeInForce = 'gtc' | 'ioc' | 'fok' | 'post_only';
+export type { TimeInForce };
 
 export interface TradeConfig {
   pair: string;
