@@ -23,6 +23,8 @@ import { describeResult, marketBatches, replay, type World } from './support/eng
 const BOTS_PER_PAIR = 250;
 const LINES = 100;
 const QUANTITY_PER_GRID: Record<string, string> = { USDT_BTC: '10', USDT_ETH: '10', BTC_ETH: '0.0002', USDT_SOL: '10' };
+/** The paper exchange's default fee, which the balancing orders and the grids' step check assume. */
+const FEE_RATE = dec('0.001');
 const BALANCES = ['USDT:100000', 'BTC:100', 'ETH:10000', 'SOL:100000'].map((entry) => {
   const [currency, amount] = entry.split(':') as [string, string];
   return { currency, free: dec(amount), locked: ZERO };
@@ -91,6 +93,7 @@ async function createBots(world: World): Promise<number> {
         },
         pair,
         market.rules,
+        FEE_RATE,
       );
       if (!result.ok) throw new Error(`grid settings refused: ${JSON.stringify(result.errors)}`);
       const accountId = await world.openAccount(BALANCES);
@@ -101,7 +104,7 @@ async function createBots(world: World): Promise<number> {
       await world.engine.create(
         gridBotKind,
         { userId: world.userId, accountId, state: newGridBot(result.config, market.rules.priceStep) },
-        { type: 'start', funds, feeRate: dec('0.001') },
+        { type: 'start', funds, feeRate: FEE_RATE },
       );
       created += 1;
     }

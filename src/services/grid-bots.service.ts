@@ -77,7 +77,7 @@ export class GridBotsService {
     private readonly accounts: AccountsService,
     private readonly markets: MarketsService,
     private readonly profitsStore: GridProfitsStore,
-    /** The taker fee a balancing order on this account is expected to pay. */
+    /** The fee an order on this account is expected to pay (balancing orders, a grid's step check). */
     private readonly feeRate: (account: Account) => Promise<Decimal>,
   ) {}
 
@@ -86,7 +86,7 @@ export class GridBotsService {
     const pair = parsePair(params.pair);
     if (!pair) throw errors.recordInvalid({ pair: ['does not have a valid value'] });
     const { rules } = await this.markets.market(account.marketCode, pair.code);
-    const config = configOrThrow(buildGridConfig(params, pair, rules));
+    const config = configOrThrow(buildGridConfig(params, pair, rules, await this.feeRate(account)));
     const state = newGridBot(config, rules.priceStep);
     const action = await this.funding(account, state, rules, 'start');
     const bot = await this.engine.create(kind, { userId, accountId: account.id, state }, action);
@@ -126,7 +126,7 @@ export class GridBotsService {
     const pair = params.pair ? parsePair(params.pair) : undefined;
     if (params.pair && pair?.code !== current.pair) throw errors.recordInvalid({ pair: ['cannot be changed'] });
     const { rules } = await this.markets.market(account.marketCode, current.pair);
-    const config = configOrThrow(buildGridConfig(params, parsePair(current.pair)!, rules, current));
+    const config = configOrThrow(buildGridConfig(params, parsePair(current.pair)!, rules, await this.feeRate(account), current));
     const planned: GridBotState = { ...bot.state, config };
     const funding = isEnabled(bot.state) ? await this.funding(account, planned, rules, 'edit', bot.id) : this.noFunding();
     return this.act(account, bot.id, { ...funding, type: 'edit', config } as GridBotAction);

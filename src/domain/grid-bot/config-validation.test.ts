@@ -3,18 +3,20 @@ import { describe, it } from 'node:test';
 import { parsePair } from '../market/pair.ts';
 import { buildGridConfig } from './config-validation.ts';
 import type { GridBotParams } from './grid-bot-params.ts';
+import { dec } from '../../shared/decimal.ts';
 import { gridConfig, RULES } from './test-kit.ts';
 
 const pair = parsePair('USDT_BTC')!;
+const FEE = dec('0.001');
 const valid: GridBotParams = { upper_price: '72000', lower_price: '56000', quantity_per_grid: '0.001', grids_quantity: 50 };
 const errorsOf = (params: GridBotParams) => {
-  const result = buildGridConfig({ ...valid, ...params }, pair, RULES);
+  const result = buildGridConfig({ ...valid, ...params }, pair, RULES, FEE);
   return result.ok ? {} : result.errors;
 };
 
 describe(buildGridConfig.name, () => {
   it('reads a valid body with the reference defaults', () => {
-    const result = buildGridConfig(valid, pair, RULES);
+    const result = buildGridConfig(valid, pair, RULES, FEE);
     assert.ok(result.ok);
     const { config } = result;
     assert.equal(config.name, 'USDT_BTC Grid Bot');
@@ -28,7 +30,7 @@ describe(buildGridConfig.name, () => {
   });
 
   it('names every missing required field', () => {
-    const result = buildGridConfig({}, pair, RULES);
+    const result = buildGridConfig({}, pair, RULES, FEE);
     assert.ok(!result.ok);
     assert.deepEqual(result.errors, {
       upper_price: ['is missing'],
@@ -102,9 +104,21 @@ describe(buildGridConfig.name, () => {
     });
   });
 
+  it('refuses a step that does not cover the round-trip fee, unless warnings are ignored', () => {
+    // 201 lines over 60000-62000: a step of 10, 0.0161 % at 61990, against 2 × 0.1 % of fees
+    const narrow = { upper_price: '62000', lower_price: '60000', grids_quantity: 201 };
+    assert.deepEqual(errorsOf(narrow), {
+      grids_quantity: ['gives a step of 0.0161 % at 61990, which does not cover the round-trip fee of 0.2 %: use fewer lines or a wider range (or ignore_warnings)'],
+    });
+    assert.deepEqual(errorsOf({ ...narrow, ignore_warnings: true }), {});
+    // 0.2 % exactly covers nothing either: 60000 -> 60120 earns 120 and pays 120.12 in fees
+    assert.ok('grids_quantity' in errorsOf({ upper_price: '60120', lower_price: '60000', grids_quantity: 2 }));
+    assert.deepEqual(errorsOf({ upper_price: '60200', lower_price: '60000', grids_quantity: 2 }), {});
+  });
+
   it('keeps the current settings for fields an edit leaves out', () => {
     const previous = gridConfig({ name: 'mine', gridType: 'geometric', trailingDownEnabled: true, note: 'kept' });
-    const result = buildGridConfig({ upper_price: '150', lower_price: '90', quantity_per_grid: '1', grids_quantity: 4 }, pair, RULES, previous);
+    const result = buildGridConfig({ upper_price: '150', lower_price: '90', quantity_per_grid: '1', grids_quantity: 4 }, pair, RULES, FEE, previous);
     assert.ok(result.ok);
     assert.equal(result.config.name, 'mine');
     assert.equal(result.config.gridType, 'geometric');

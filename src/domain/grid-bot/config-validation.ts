@@ -32,9 +32,17 @@ export type ConfigResult = { ok: true; config: GridBotConfig } | { ok: false; er
 
 /**
  * `previous` is the bot's current settings when editing: fields the body leaves out keep their
- * values. Without it, they take the reference's defaults.
+ * values. Without it, they take the reference's defaults. `feeRate` is the fee each of a cycle's two
+ * orders is expected to pay: a grid whose step earns less than both is refused unless
+ * `ignore_warnings` is true.
  */
-export function buildGridConfig(params: GridBotParams, pair: Pair, rules: TradingRules, previous?: GridBotConfig): ConfigResult {
+export function buildGridConfig(
+  params: GridBotParams,
+  pair: Pair,
+  rules: TradingRules,
+  feeRate: Decimal,
+  previous?: GridBotConfig,
+): ConfigResult {
   const errors = new Errors();
   const has = <K extends keyof GridBotParams>(key: K) => params[key] !== undefined && params[key] !== null;
   const price = (key: keyof GridBotParams, fallback: Decimal | null, required = false): Decimal | null => {
@@ -122,12 +130,12 @@ export function buildGridConfig(params: GridBotParams, pair: Pair, rules: Tradin
     ignoreWarnings: flag('ignore_warnings', false),
     note,
   };
-  if (errors.isEmpty) checkRelations(config, rules, errors);
+  if (errors.isEmpty) checkRelations(config, rules, feeRate, errors);
   return errors.isEmpty ? { ok: true, config } : { ok: false, errors: errors.collected };
 }
 
 /** Rules between fields, checked once every field has a valid value of its own. */
-function checkRelations(config: GridBotConfig, rules: TradingRules, errors: Errors): void {
+function checkRelations(config: GridBotConfig, rules: TradingRules, feeRate: Decimal, errors: Errors): void {
   if (config.profitCurrencyType === 'base') {
     errors.add('profit_currency_type', 'base is not supported: profits are kept in the quote currency');
   }
@@ -139,6 +147,7 @@ function checkRelations(config: GridBotConfig, rules: TradingRules, errors: Erro
     errors.add('grids_quantity', 'is too large for the price range: grid lines would share a price');
   }
   checkOrderSizes(config, prices, rules, errors);
+  if (!config.ignoreWarnings && linesAreDistinct(prices)) checkStepCoversFees(prices, feeRate, errors);
   const { upperStopLoss, lowerStopLoss, expansionUp, expansionDown, upperPrice, lowerPrice } = config;
   if (upperStopLoss.enabled && upperStopLoss.price === null) errors.add('upper_stop_loss_price', 'is missing');
   if (upperStopLoss.enabled && upperStopLoss.price?.lte(upperPrice)) {
@@ -155,6 +164,25 @@ function checkRelations(config: GridBotConfig, rules: TradingRules, errors: Erro
   if (expansionDown.enabled && expansionDown.stopPrice === null) errors.add('expansion_down_stop_price', 'is missing');
   if (expansionDown.enabled && expansionDown.stopPrice?.gte(lowerPrice)) {
     errors.add('expansion_down_stop_price', 'must be less than lower_price');
+  }
+}
+
+/**
+ * A cycle buys q at P and sells it one line up at P': it earns q·(P' − P) and pays about
+ * fee·q·(P + P'), so a step at or under that loses money on every cycle. Steps are checked from the
+ * top, where an arithmetic grid's are narrowest.
+ */
+function checkStepCoversFees(prices: readonly Decimal[], feeRate: Decimal, errors: Errors): void {
+  const percent = (value: Decimal) => value.times(100).toSignificantDigits(3).toFixed();
+  for (let i = prices.length - 1; i > 0; i -= 1) {
+    const [low, high] = [prices[i - 1]!, prices[i]!];
+    if (high.minus(low).gt(feeRate.times(low.plus(high)))) continue;
+    errors.add(
+      'grids_quantity',
+      `gives a step of ${percent(high.minus(low).div(low))} % at ${low.toFixed()}, which does not cover the round-trip fee of ` +
+        `${percent(feeRate.times(2))} %: use fewer lines or a wider range (or ignore_warnings)`,
+    );
+    return;
   }
 }
 
