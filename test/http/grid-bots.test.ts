@@ -28,6 +28,8 @@ const ENTITY_FIELDS = [
   'trailing_down_enabled', 'grid_type', 'investment_base_currency', 'investment_quote_currency', 'unrealized_profit_loss',
   'current_profit_loss', 'current_profit_loss_percent', 'orderbook_price_currency', 'expansion_down_enabled',
   'expansion_down_stop_price', 'expansion_up_enabled', 'expansion_up_stop_price', 'grid_lines', 'mode',
+  // not in the reference: why a bot cannot trade
+  'status', 'error',
 ];
 
 describe('POST /ver1/grid_bots/manual', () => {

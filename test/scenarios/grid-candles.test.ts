@@ -6,11 +6,14 @@
  * What is compared, exactly. The grid (3300-5300, 21 lines, 150 USDT a line) starts above its
  * range, so every line is a buy and the bot holds no base of its own at start (no balancing); the
  * path ends above the range, so every buy that filled has had its sell filled too. A pair buys q
- * at P (fee q·0.1 % in BTC) and sells s = floor(q − fee, lot step) one line up; the lot-step
- * remainder r = q − fee − s stays in the account. Hence, to the last decimal:
- *   account BTC change  = Σ r
- *   account USDT change = Σ profit rows − Σ r·P   (each row is the pair's USDT change plus r·P)
- * and the bot's current_profit equals the sum of its profit rows.
+ * at P (fee q·0.1 % in BTC) and sells one line up what it brought in plus the remainder carried
+ * from earlier buys, down to the lot step; what is left over (under one lot step) is carried on,
+ * valued at its buy's price. Hence, to the last decimal:
+ *   account BTC change  = the remainder carried at the end (under one lot step)
+ *   account USDT change = Σ profit rows − that remainder at the price of the last buy
+ * and the bot's current_profit equals the sum of its profit rows. The rows are also set next to
+ * the reference's formula for each pair, q·(P' − P) − fee·q·P − fee·q·P': paid in BTC, the buy's
+ * fee is BTC that is not sold one line up, so the grid earns fee·q·(P' − P) less per pair.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -41,6 +44,7 @@ const FEE = dec('0.001');
 const LOT = dec('0.00001');
 
 interface OrderRow {
+  order_id: number;
   order_type: string;
   status_string: string;
   quantity: string;
@@ -87,7 +91,7 @@ it('reports a profit equal to its profit rows and to the paper account ledger', 
   }
 
   const shown = await showGrid(t, user, bot.id);
-  const rows: Array<{ profit: string; created_at: string }> = await getJson(t, user, `/ver1/grid_bots/${bot.id}/profits`);
+  const rows: Array<{ profit: string; created_at: string; grid_line: { price: string } }> = await getJson(t, user, `/ver1/grid_bots/${bot.id}/profits`);
   const orders = await getJson(t, user, `/ver1/grid_bots/${bot.id}/market_orders?limit=1000`);
   const filled = (orders.grid_lines_orders as OrderRow[]).filter((order) => order.status_string === 'Filled');
   const buys = filled.filter((order) => order.order_type === 'BUY');
@@ -102,15 +106,23 @@ it('reports a profit equal to its profit rows and to the paper account ledger', 
   const profit = sum(rows.map((row) => dec(row.profit)));
   assert.equal(dec(shown.current_profit).toFixed(), profit.toFixed());
 
-  const remainders = buys.map((buy) => {
-    const net = dec(buy.quantity).minus(dec(buy.quantity).times(FEE));
-    return { remainder: net.minus(net.div(LOT).floor().times(LOT)), price: dec(buy.rate) };
-  });
   const after = await accountTotals(t, user.accountId);
   const usdtChange = dec(after.USDT!).minus(dec(before.USDT!));
   const btcChange = dec(after.BTC!).minus(dec(before.BTC!));
-  assert.equal(btcChange.toFixed(), sum(remainders.map((r) => r.remainder)).toFixed());
-  assert.equal(usdtChange.toFixed(), profit.minus(sum(remainders.map((r) => r.remainder.times(r.price)))).toFixed());
+  // The last buy the bot handled is the one below the last sell it created.
+  const lastSell = sells.reduce((last, sell) => (sell.order_id > last.order_id ? sell : last));
+  const lastBuyPrice = dec(lastSell.rate).minus(STEP);
+  assert.ok(btcChange.gte(0) && btcChange.lt(LOT), btcChange.toFixed());
+  assert.equal(usdtChange.toFixed(), profit.minus(btcChange.times(lastBuyPrice)).toFixed());
+
+  const formula = sum(rows.map((row) => {
+    const low = dec(row.grid_line.price);
+    const high = low.plus(STEP);
+    const q = dec(150).div(low).div(LOT).floor().times(LOT);
+    return q.times(high.minus(low)).minus(FEE.times(q).times(low)).minus(FEE.times(q).times(high));
+  }));
+  const shortfall = formula.minus(profit).div(formula);
+  assert.ok(shortfall.gt(0) && shortfall.lt('0.002'), `profit ${profit.toFixed()} against the formula's ${formula.toFixed()}`);
   assert.ok(profit.gt(0));
 
   // The rows carry the time of the fill that completed them: a window of the path selects its part.

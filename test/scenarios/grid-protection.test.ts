@@ -32,7 +32,7 @@ describe('stop losses', () => {
   it('lower stop loss with stop_bot_and_sell cancels the orders and sells the base the sell lines hold', async () => {
     const { user, id } = await gridAt60000({ lower_stop_loss_enabled: true, lower_stop_loss_price: '57500', lower_stop_loss_action: 'stop_bot_and_sell' });
     await btc('58900');
-    await btc('57900'); // both buys filled: four sell lines hold 0.00171 + 0.00168 + 0.00163 + 0.00161 BTC
+    await btc('57900'); // both buys filled: four sell lines hold 0.00172 + 0.00168 + 0.00163 + 0.00161 BTC
     await btc('57400');
     const bot = await showGrid(t, user, id);
     assert.equal(bot.is_enabled, false);
@@ -41,12 +41,13 @@ describe('stop losses', () => {
     assert.deepEqual((await gridMessages(t, user, id)).slice(-5), [
       'Lower stop loss triggered, Stop price: 57500.0 USDT, Current price: 57400.0 USDT.',
       'Cancelling 4 open orders',
-      'Creating MARKET SELL order, Size: 380.562 USDT (0.00663 BTC), Current price: 57400.0 USDT.',
-      'MARKET SELL order filled, Price: 57400.0 USDT, Size: 380.562 USDT (0.00663 BTC).',
+      // with the 0.00000659 BTC the buys' fees left over below the lot step
+      'Creating MARKET SELL order, Size: 381.136 USDT (0.00664 BTC), Current price: 57400.0 USDT.',
+      'MARKET SELL order filled, Price: 57400.0 USDT, Size: 381.136 USDT (0.00664 BTC).',
       'Bot is turned off',
     ]);
-    // USDT: −99.71 − 99.76 + 380.562 − 0.380562; BTC: +0.00169 + 0.00172 less their fees, − 0.00663.
-    assert.deepEqual(await accountTotals(t, user.accountId), { BTC: '0.09677659', ETH: '2', USDT: '10180.711438' });
+    // USDT: −99.71 − 99.76 + 381.136 − 0.381136; BTC: +0.00169 + 0.00172 less their fees, − 0.00664.
+    assert.deepEqual(await accountTotals(t, user.accountId), { BTC: '0.09676659', ETH: '2', USDT: '10181.284864' });
   });
 
   it('upper stop loss with stop_bot_and_buy cancels the orders and spends the quote the buy lines hold', async () => {
@@ -67,7 +68,7 @@ describe('stop losses', () => {
     assert.deepEqual(await accountTotals(t, user.accountId), { BTC: '0.10306369', ETH: '2', USDT: '9800.88975' });
   });
 
-  it('stop_bot only cancels; fills the same move caused on the venue are still accounted for', async () => {
+  it('stop_bot only cancels; fills the same move caused on the venue count before it stops', async () => {
     const { user, id } = await gridAt60000({ upper_stop_loss_enabled: true, upper_stop_loss_price: '63000' });
     await btc('63100'); // the move reaches the stop price and, on the venue, fills both sells on its way
     const bot = await showGrid(t, user, id);
@@ -76,9 +77,9 @@ describe('stop losses', () => {
     assert.deepEqual((await gridMessages(t, user, id)).slice(-5), [
       'Upper stop loss triggered, Stop price: 63000.0 USDT, Current price: 63100.0 USDT.',
       'Cancelling 4 open orders',
+      'LIMIT SELL order filled, Price: 61000.0 USDT, Size: 99.43 USDT (0.00163 BTC).',
+      'LIMIT SELL order filled, Price: 62000.0 USDT, Size: 99.82 USDT (0.00161 BTC).',
       'Bot is turned off',
-      'SELL order filled after the bot gave it up, Price: 61000.0 USDT, Size: 99.43 USDT (0.00163 BTC).',
-      'SELL order filled after the bot gave it up, Price: 62000.0 USDT, Size: 99.82 USDT (0.00161 BTC).',
     ]);
     assert.equal(bot.sold_volume, '199.25');
     assert.deepEqual(await gridOrders(t, user, id), [
@@ -109,6 +110,8 @@ describe('trailing and expansion', () => {
     bot = await showGrid(t, user, id);
     assert.deepEqual(lineTable(bot), ['64000.0 -', '63000.0 buy placed', '62000.0 buy placed', '61000.0 buy placed', '60000.0 buy placed']);
     assert.equal(bot.lower_stop_loss_price, '59000.0');
+    // The entity shows where the grid is now, its stop loss below its lower price.
+    assert.deepEqual([bot.lower_price, bot.upper_price, bot.grids_quantity], ['60000.0', '64000.0', '5']);
     assert.deepEqual(await openOrders(t, user.accountId), ['buy 60000 0.00166', 'buy 61000 0.00163', 'buy 62000 0.00161', 'buy 63000 0.00158']);
     // The move back down trades on the moved grid: the buy at 63000 fills and sells one line up.
     await btc('62900');
@@ -118,25 +121,24 @@ describe('trailing and expansion', () => {
   it('trailing down adds a buy line one step below the lowest line once the price is past it', async () => {
     const { user, id } = await gridAt60000({ trailing_down_enabled: true });
     await btc('58900');
-    await btc('57900'); // the lowest buy fills on this move; the bot hears of it after the tick
+    await btc('57900'); // the lowest buy fills, and the price is already past its line: a buy goes one line lower
     assert.deepEqual(lineTable(await showGrid(t, user, id)), [
-      '62000.0 sell placed', '61000.0 sell placed', '60000.0 sell placed', '59000.0 sell placed', '58000.0 -',
+      '62000.0 sell placed', '61000.0 sell placed', '60000.0 sell placed', '59000.0 sell placed', '58000.0 -', '57000.0 buy placed',
     ]);
-    // The next tick below the lowest line adds a buy at 57000; the market is already under it, so
-    // it fills at once at 56900, and its sell goes on 58000.
-    await btc('56900');
-    await btc('56800'); // below the new lowest line: one more buy, now resting at 56000
+    await btc('56800'); // the buy at 57000 fills at its price, its sell goes on 58000, and the next buy on 56000
     const bot = await showGrid(t, user, id);
     assert.deepEqual(lineTable(bot), [
       '62000.0 sell placed', '61000.0 sell placed', '60000.0 sell placed', '59000.0 sell placed', '58000.0 sell placed', '57000.0 -',
       '56000.0 buy placed',
     ]);
+    // The entity shows the grid as it stands: seven lines from 56000 to 62000.
+    assert.deepEqual([bot.lower_price, bot.upper_price, bot.grids_quantity, bot.grid_price_step], ['56000.0', '62000.0', '7', '1000.0']);
     assert.deepEqual(await openOrders(t, user.accountId), [
-      'buy 56000 0.00178', 'sell 58000 0.00174', 'sell 59000 0.00171', 'sell 60000 0.00168', 'sell 61000 0.00163', 'sell 62000 0.00161',
+      'buy 56000 0.00178', 'sell 58000 0.00175', 'sell 59000 0.00172', 'sell 60000 0.00168', 'sell 61000 0.00163', 'sell 62000 0.00161',
     ]);
     const messages = await gridMessages(t, user, id);
     assert.ok(messages.includes('Grid expanded down: new buy line at 57000.0 USDT.'));
-    assert.ok(messages.includes('LIMIT BUY order filled, Price: 56900.0 USDT, Size: 99.575 USDT (0.00175 BTC).'));
+    assert.ok(messages.includes('LIMIT BUY order filled, Price: 57000.0 USDT, Size: 99.75 USDT (0.00175 BTC).'));
     assert.ok(messages.includes('Grid expanded down: new buy line at 56000.0 USDT.'));
   });
 
@@ -157,22 +159,35 @@ describe('trailing and expansion', () => {
 
   it('expansion up adds sell lines above the range up to its stop price', async () => {
     const { user, id } = await gridAt60000({ expansion_up_enabled: true, expansion_up_stop_price: '63500' });
-    await btc('62100'); // both sells fill: the top line waits
+    await btc('62100'); // both sells fill; the price is past the top line: a sell line at 63000, on the account's spare base
     assert.deepEqual(lineTable(await showGrid(t, user, id)), [
-      '62000.0 -', '61000.0 buy placed', '60000.0 buy placed', '59000.0 buy placed', '58000.0 buy placed',
+      '63000.0 sell placed', '62000.0 -', '61000.0 buy placed', '60000.0 buy placed', '59000.0 buy placed', '58000.0 buy placed',
     ]);
-    // Above the top: a sell line at 63000 on the account's own base; the market is past it, so it
-    // fills at once at 63200 and a buy returns to 62000.
-    await btc('63200');
-    await btc('63300'); // 64000 would be above the stop price
+    await btc('63200'); // it fills at its price, a buy returns to 62000; 64000 would be above the stop price
+    await btc('63300');
     const bot = await showGrid(t, user, id);
     assert.deepEqual(lineTable(bot), [
       '63000.0 -', '62000.0 buy placed', '61000.0 buy placed', '60000.0 buy placed', '59000.0 buy placed', '58000.0 buy placed',
     ]);
+    assert.deepEqual([bot.lower_price, bot.upper_price, bot.grids_quantity], ['58000.0', '63000.0', '6']);
     const messages = await gridMessages(t, user, id);
     assert.ok(messages.includes('Grid expanded up: new sell line at 63000.0 USDT.'));
-    assert.ok(messages.includes('LIMIT SELL order filled, Price: 63200.0 USDT, Size: 99.856 USDT (0.00158 BTC).'));
+    assert.ok(messages.includes('LIMIT SELL order filled, Price: 63000.0 USDT, Size: 99.54 USDT (0.00158 BTC).'));
     assert.ok(messages.includes('Expansion up stopped: the stop price is reached'));
     assert.deepEqual((await gridOrders(t, user, id)).filter((order) => order.startsWith('SELL 63000')), ['SELL 63000.0 0.00158 Filled']);
+  });
+
+  it('expansion up adds no line the bot has no base for', async () => {
+    const user = await newUser(t);
+    await btc('60000');
+    // Two sell lines of 0.06 BTC need more than the account's 0.1 BTC: balancing buys what is missing, and no base is left over.
+    const { id } = await startGrid(t, user, {
+      ...FIVE_LINES, quantity_per_grid: '0.06', order_currency_type: 'base', expansion_up_enabled: true, expansion_up_stop_price: '65000',
+    });
+    await btc('62100');
+    const bot = await showGrid(t, user, id);
+    assert.deepEqual(lineTable(bot), ['62000.0 -', '61000.0 buy placed', '60000.0 buy placed', '59000.0 buy placed', '58000.0 buy placed']);
+    assert.equal(bot.error, null);
+    assert.ok((await gridMessages(t, user, id)).includes('Expansion up stopped: not enough BTC'));
   });
 });

@@ -55,7 +55,7 @@ describe('a grid bot trading a scripted price path', () => {
       'SELL 60000.0 0.00168 Filled',
       'BUY 59000.0 0.00169 Active',
       'BUY 60000.0 0.00166 Filled',
-      'SELL 61000.0 0.00165 Filled',
+      'SELL 61000.0 0.00166 Filled',
       'BUY 60000.0 0.00166 Active',
     ]);
     assert.deepEqual(lineTable(await showGrid(t, user, id)), [
@@ -67,30 +67,34 @@ describe('a grid bot trading a scripted price path', () => {
     ]);
   });
 
-  it('sells what each buy brought in and books the pair with both fees', async () => {
+  it('sells what each buy brought in, carrying the lot-step remainder of its fee into the next sell', async () => {
     const profits = await getJson(t, user, `/ver1/grid_bots/${id}/profits`);
     // The buy of 0.00169 at 59000 nets 0.00168831 BTC after its fee, so 0.00168 (lot step) sells at
-    // 60000: 100.8 − 0.1008 fee − (0.00168 + 0.00000169 fee) × 59000 = 1.47949. Then 0.00166 bought
-    // at 60000 sells 0.00165 at 61000: 100.65 − 0.10065 − 0.00165166 × 60000 = 1.44975.
+    // 60000 and 0.00000831 BTC (worth 0.49029 at 59000) is carried: 100.8 − 0.1008 fee
+    // − (0.00169 − 0.00000831) × 59000 = 1.47949. Then 0.00166 bought at 60000 nets 0.00165834,
+    // with the carry 0.00166665, so the sell at 61000 takes the line's whole 0.00166 and 0.00000665
+    // (0.399 at 60000) is carried on: 101.26 − 0.10126 − 0.49029 − (0.00166 − 0.00000665) × 60000 = 1.46745.
     assert.deepEqual(
       profits.map((row: Record<string, unknown>) => [row.profit, row.usd_profit, (row.grid_line as { price: string }).price]),
       [
-        ['1.44975', '1.44975', '60000.0'],
+        ['1.46745', '1.46745', '60000.0'],
         ['1.47949', '1.47949', '59000.0'],
       ],
     );
     const bot = await showGrid(t, user, id);
-    assert.equal(bot.current_profit, '2.92924');
-    assert.equal(bot.current_profit_usd, '2.92924');
+    assert.equal(bot.current_profit, '2.94694');
+    assert.equal(bot.current_profit_usd, '2.94694');
     assert.equal(bot.total_profits_count, '2');
     assert.equal(bot.bought_volume, '199.31');
-    assert.equal(bot.sold_volume, '300.88');
+    assert.equal(bot.sold_volume, '301.49');
   });
 
   it('moves the account exactly by the fills: 10000 USDT and 0.1 BTC at start', async () => {
-    // USDT: −99.71 + (100.8 − 0.1008) + (99.43 − 0.09943) − 99.6 + (100.65 − 0.10065)
-    // BTC: +0.00168831 − 0.00168 − 0.00163 + 0.00165834 − 0.00165 (buys net of their fee)
-    assert.deepEqual(await accountTotals(t, user.accountId), { BTC: '0.09838665', ETH: '2', USDT: '10101.26912' });
+    // USDT: −99.71 + (100.8 − 0.1008) + (99.43 − 0.09943) − 99.6 + (101.26 − 0.10126)
+    // BTC: +0.00168831 − 0.00168 − 0.00163 + 0.00165834 − 0.00166 (buys net of their fee)
+    assert.deepEqual(await accountTotals(t, user.accountId), { BTC: '0.09837665', ETH: '2', USDT: '10101.87851' });
+    // The profit rows are the pairs' USDT change plus the change of the carried remainder's value:
+    // 1.47949 + 1.46745 = (100.6992 − 99.71) + (101.15874 − 99.6) + 0.399 (0.00000665 BTC at 60000)
   });
 
   it('logs the life of the bot in the reference words', async () => {
@@ -108,8 +112,8 @@ describe('a grid bot trading a scripted price path', () => {
       'LIMIT SELL order filled, Price: 61000.0 USDT, Size: 99.43 USDT (0.00163 BTC).',
       'Creating LIMIT BUY order, Price: 60000.0 USDT, Size: 99.6 USDT (0.00166 BTC), Current price: 61500.0 USDT.',
       'LIMIT BUY order filled, Price: 60000.0 USDT, Size: 99.6 USDT (0.00166 BTC).',
-      'Creating LIMIT SELL order, Price: 61000.0 USDT, Size: 100.65 USDT (0.00165 BTC), Current price: 59900.0 USDT.',
-      'LIMIT SELL order filled, Price: 61000.0 USDT, Size: 100.65 USDT (0.00165 BTC), Profit: 1.44975 USDT.',
+      'Creating LIMIT SELL order, Price: 61000.0 USDT, Size: 101.26 USDT (0.00166 BTC), Current price: 59900.0 USDT.',
+      'LIMIT SELL order filled, Price: 61000.0 USDT, Size: 101.26 USDT (0.00166 BTC), Profit: 1.46745 USDT.',
       'Creating LIMIT BUY order, Price: 60000.0 USDT, Size: 99.6 USDT (0.00166 BTC), Current price: 61000.0 USDT.',
     ]);
   });

@@ -4,11 +4,14 @@
  * Invariants while running: exactly one line waits (side null) and it is the one next to the last
  * fill; every line below it is a buy and every line above it a sell. A line's `order` is the
  * sequence number of the last order placed for it, so fills are routed by order key and a fill of
- * an order the bot already gave up on is still accounted for.
+ * an order the bot already gave up on is still accounted for. Once the grid trails or expands,
+ * `config` shows its lines as they stand (lowest and highest line, line count); line k keeps the
+ * price the formula gives it on `origin`, the shape the lines were laid out from.
  */
 import type { Side } from '../automation.ts';
 import { type Decimal, ZERO } from '../../shared/decimal.ts';
 import type { GridBotConfig } from './grid-bot-config.ts';
+import type { GridShape } from './grid-lines.ts';
 
 export type GridBotStatus = 'new' | 'balancing' | 'running' | 'stopping' | 'disabled' | 'deleted';
 
@@ -36,6 +39,8 @@ export interface GridLine {
   cost: Decimal | null;
   /** The exchange refused the line's order; it is not retried until the line changes side. */
   refused: boolean;
+  /** Added past the bounds by growth, on the bot's spare funds. */
+  grown: boolean;
   partial: PartialFill | null;
 }
 
@@ -45,6 +50,25 @@ export interface SideOrder {
   side: Side;
   amount: Decimal;
   partial: PartialFill | null;
+}
+
+/**
+ * A stop loss that cancelled the bot's orders and waits for each of them to end (cancelled, or
+ * filled on the way) before it sells or buys, so that fills of the same move count.
+ */
+export interface PendingStop {
+  action: 'stop_bot' | Side;
+  /** Sequence numbers of the cancelled line orders not yet known to have ended. */
+  waiting: number[];
+}
+
+/**
+ * Base the bot's buys brought in beyond what their sells took (the lot-step remainder of a fee
+ * paid in base), carried into the next sell; `value` is what it cost, at its buy's price.
+ */
+export interface Carry {
+  base: Decimal;
+  value: Decimal;
 }
 
 export interface GridFigures {
@@ -74,13 +98,20 @@ export interface GridBotState {
   seq: number;
   /** The price step of the market the lines were planned on. */
   priceStep: Decimal;
+  origin: GridShape;
   startPrice: Decimal | null;
   balancing: SideOrder | null;
   stopOrder: SideOrder | null;
+  stop: PendingStop | null;
+  carry: Carry;
+  /** Funds the account had beyond what the lines needed at the last start: what growth past the bounds may spend. */
+  reserve: { base: Decimal; quote: Decimal };
   /** Growth past the bounds ended for good (funds or exchange minimums). */
   trailingUpEnded: boolean;
   growDownEnded: boolean;
   growUpEnded: boolean;
+  /** Why the bot cannot trade as set up (orders refused, balancing failed); null while it can. */
+  error: string | null;
   figures: GridFigures;
 }
 
@@ -100,6 +131,15 @@ export function emptyFigures(): GridFigures {
   };
 }
 
+export const noCarry = (): Carry => ({ base: ZERO, value: ZERO });
+
+export const shapeOf = ({ gridType, lowerPrice, upperPrice, gridsQuantity }: GridBotConfig): GridShape => ({
+  gridType,
+  lowerPrice,
+  upperPrice,
+  gridsQuantity,
+});
+
 /** A bot that was never started. */
 export function newGridBot(config: GridBotConfig, priceStep: Decimal): GridBotState {
   return {
@@ -109,12 +149,17 @@ export function newGridBot(config: GridBotConfig, priceStep: Decimal): GridBotSt
     nextLineId: 1,
     seq: 0,
     priceStep,
+    origin: shapeOf(config),
     startPrice: null,
     balancing: null,
     stopOrder: null,
+    stop: null,
+    carry: noCarry(),
+    reserve: { base: ZERO, quote: ZERO },
     trailingUpEnded: false,
     growDownEnded: false,
     growUpEnded: false,
+    error: null,
     figures: emptyFigures(),
   };
 }
@@ -127,6 +172,7 @@ export function draft(state: GridBotState): GridBotState {
     lines: state.lines.map((line) => ({ ...line })),
     balancing: state.balancing && { ...state.balancing },
     stopOrder: state.stopOrder && { ...state.stopOrder },
+    stop: state.stop && { ...state.stop, waiting: [...state.stop.waiting] },
     figures: { ...state.figures },
   };
 }

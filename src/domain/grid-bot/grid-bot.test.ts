@@ -130,6 +130,25 @@ describe('grid bot: fills', () => {
     assert.ok(h.commands.length > placed);
   });
 
+  it('carries the lot-step remainder of a fee paid in base into the next sell', () => {
+    // 0.001 BTC a line: a buy nets 0.000999 BTC, so the first sell takes 0.00099 and carries 0.000009
+    const config = gridConfig({ lowerPrice: dec(100_000), upperPrice: dec(140_000), quantityPerGrid: dec('0.001') });
+    const h = new GridHarness(config, 121_000).start();
+    const sold: string[] = [];
+    for (let cycle = 0; cycle < 11; cycle += 1) {
+      h.moveTo(109_000);
+      sold.push(money(h.state.lines[2]!.amount));
+      h.moveTo(121_000);
+    }
+    // Then the line's whole quantity nine times, as the carry shrinks by 0.000001 a cycle, and 0.00099 again.
+    assert.deepEqual(sold, ['0.00099', ...Array<string>(9).fill('0.001'), '0.00099']);
+    // A pair that sells the whole quantity books the reference's formula: 0.001 · 10000 − 0.11 − 0.12.
+    assert.deepEqual(h.records.slice(0, 3).map((record) => money(record.profit)), ['9.6712', '9.77', '9.77']);
+    // All that the cycles bought and did not sell is the carried remainder, under one lot step.
+    assert.equal(money(h.state.carry.base), '0.000009');
+    assert.equal(money(h.base), money(h.state.carry.base));
+  });
+
   it('accounts for a fill that arrives after the bot stopped without placing anything', () => {
     const h = new GridHarness(gridConfig(), 121).start();
     const buy = h.commands.find((c) => c.type === 'place_order' && c.price?.eq(110)) as { key: string };
@@ -173,8 +192,29 @@ describe('grid bot: past the bounds', () => {
     assert.ok(h.events.includes('Grid expanded down: new buy line at 90.0 USDT.'));
     h.moveTo(89);
     assert.equal(h.state.growDownEnded, true);
-    assert.equal(h.events.at(-1), 'Trailing down stopped: the stop price is reached');
+    assert.ok(h.events.includes('Trailing down stopped: the stop price is reached'));
     assert.equal(h.lines()[0], '90 -');
+  });
+
+  it('grows down only as far as the quote it had to spare at start', () => {
+    // 400 USDT: 210 for the two buy lines, 190 to spare, so 90 and 80 fit and 70 does not
+    const h = new GridHarness(gridConfig({ trailingDownEnabled: true }), 119).start({ quote: '400' });
+    h.moveTo(99).moveTo(89).moveTo(79).moveTo(69);
+    assert.deepEqual(h.lines().slice(0, 3), ['80 -', '90 sell*', '100 sell*']);
+    assert.ok(h.events.includes('Trailing down stopped: not enough USDT'));
+  });
+
+  it('takes away a growth line whose order the exchange refused, and grows no more', () => {
+    const h = new GridHarness(gridConfig({ trailingDownEnabled: true }), 119).start();
+    h.moveTo(99);
+    const grown = h.commands.find((c) => c.type === 'place_order' && c.price?.eq(90)) as { key: string };
+    h.resting.delete(grown.key);
+    h.act({ type: 'order_closed', key: grown.key, status: 'rejected', reason: 'insufficient_funds', message: 'Not enough USDT', at: new Date() });
+    assert.deepEqual(h.lines(), ['100 -', '110 sell*', '120 sell*', '130 sell*', '140 sell*']);
+    assert.deepEqual([money(h.state.config.lowerPrice), h.state.config.gridsQuantity, h.state.error], ['100', 5, null]);
+    assert.equal(h.events.at(-1), 'Trailing down stopped: Not enough USDT');
+    h.moveTo(89);
+    assert.equal(h.lines()[0], '100 -');
   });
 
   it('expands up with sell lines on extra base up to the stop price', () => {
@@ -198,14 +238,33 @@ describe('grid bot: stop losses', () => {
     assert.deepEqual(h.openOrders(), []);
     assert.equal(h.state.status, 'disabled');
     assert.ok(h.state.lines.every((line) => line.side === null && !line.placed));
-    assert.deepEqual(h.events.slice(-5), [
+    assert.deepEqual(h.events.slice(-7), [
       'Lower stop loss triggered, Stop price: 95.0 USDT, Current price: 94.0 USDT.',
       'Cancelling 4 open orders',
+      // The move filled both buys before the bot heard of it: they count before it sells.
+      'LIMIT BUY order filled, Price: 110.0 USDT, Size: 110.0 USDT (1.0 BTC).',
+      'LIMIT BUY order filled, Price: 100.0 USDT, Size: 100.0 USDT (1.0 BTC).',
       // 1 + 1 BTC of the starting sells and 0.999 + 0.999 BTC bought at 110 and 100
       'Creating MARKET SELL order, Size: 375.812 USDT (3.998 BTC), Current price: 94.0 USDT.',
       'MARKET SELL order filled, Price: 94.0 USDT, Size: 375.812 USDT (3.998 BTC).',
       'Bot is turned off',
     ]);
+  });
+
+  it('acts on what it knows when the exchange does not confirm its cancellations in time', () => {
+    const config = gridConfig({ lowerStopLoss: { enabled: true, price: dec(95), action: 'stop_bot_and_sell' } });
+    const h = new GridHarness(config, 121).start();
+    h.resting.clear(); // the exchange will not answer the cancellations
+    h.moveTo(94);
+    assert.equal(h.state.status, 'stopping');
+    assert.deepEqual(
+      h.commands.filter((c) => c.type === 'schedule_timer').map((c) => c.key),
+      ['stop_loss'],
+    );
+    h.act({ type: 'timer', key: 'stop_loss', at: new Date() });
+    const market = h.commands.at(-1) as { side: string; amount: { toFixed(): string } };
+    assert.deepEqual({ side: market.side, amount: money(market.amount) }, { side: 'sell', amount: '2' });
+    assert.equal(h.state.status, 'disabled');
   });
 
   it('upper stop_bot_and_buy spends what the buy lines hold; stop_bot only stops', () => {

@@ -26,7 +26,7 @@ const ALLOWED: Record<GridBotStatus, GridBotInputType[]> = {
   new: ['start', 'edit', 'note', 'delete'],
   balancing: ['disable', 'edit', 'note', 'delete', 'tick', 'fill', 'order_closed'],
   running: ['disable', 'edit', 'note', 'delete', 'tick', 'fill', 'order_closed'],
-  stopping: ['disable', 'note', 'delete', 'tick', 'fill', 'order_closed'],
+  stopping: ['disable', 'note', 'delete', 'tick', 'fill', 'order_closed', 'timer'],
   disabled: ['enable', 'edit', 'note', 'delete', 'tick', 'fill', 'order_closed'],
   deleted: ['fill', 'order_closed'],
 };

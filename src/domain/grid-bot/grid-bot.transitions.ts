@@ -1,7 +1,8 @@
 /**
  * The one table of what a grid bot accepts in each status. Fills and order closes are accepted
- * whenever the bot may still have orders out, so a late fill is always accounted for; anything
- * else not listed is refused with a TransitionError.
+ * whenever the bot may still have orders out, so a late fill is always accounted for; a stopping
+ * bot also takes the timer that ends its stop loss's wait. Anything else not listed is refused
+ * with a TransitionError.
  */
 import { TransitionError } from '../automation.ts';
 import type { GridBotStatus } from './grid-bot-state.ts';
@@ -22,7 +23,7 @@ export const GRID_BOT_TRANSITIONS: Readonly<Record<GridBotStatus, ReadonlySet<Gr
   new: new Set(['start', 'edit', 'note', 'delete']),
   balancing: new Set(['disable', 'edit', 'note', 'delete', 'tick', 'fill', 'order_closed']),
   running: new Set(['disable', 'edit', 'note', 'delete', 'tick', 'fill', 'order_closed']),
-  stopping: new Set(['disable', 'note', 'delete', 'tick', 'fill', 'order_closed']),
+  stopping: new Set(['disable', 'note', 'delete', 'tick', 'fill', 'order_closed', 'timer']),
   disabled: new Set(['enable', 'edit', 'note', 'delete', 'tick', 'fill', 'order_closed']),
   deleted: new Set(['fill', 'order_closed']),
 };

@@ -11,7 +11,7 @@ import { onTick } from './grid-market.ts';
 import { cancelEverything } from './grid-orders.ts';
 import { GridOutput, type GridProfitRecord } from './grid-output.ts';
 import { type Funding, layOut, replaceLines, startGrid } from './grid-plan.ts';
-import { disable, finishStop } from './grid-stop.ts';
+import { disable, finishStop, settleStop, STOP_TIMER } from './grid-stop.ts';
 import { assertAllowed } from './grid-bot.transitions.ts';
 import { draft, type GridBotState } from './grid-bot-state.ts';
 
@@ -59,9 +59,10 @@ export function stepGridBot(
       onFill(next, input, ctx, out);
       break;
     case 'order_closed':
-      onOrderClosed(next, input, out);
+      onOrderClosed(next, input, ctx, out);
       break;
     case 'timer':
+      if (input.key === STOP_TIMER) settleStop(next, ctx, out, true);
       break;
   }
   return { state: next, commands: out.commands, events: out.events, records: out.records };

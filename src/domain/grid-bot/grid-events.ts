@@ -33,6 +33,7 @@ export const gridMessages = {
     (profit === null ? '.' : `, Profit: ${quoteText(pair, profit)}.`),
   limitRefused: (pair: Pair, side: Side, price: Decimal, reason: string) =>
     `LIMIT ${upper(side)} order at ${quoteText(pair, price)} was not placed: ${reason}`,
+  cannotTrade: () => 'The exchange refused every order of the bot: it cannot trade and is turned off',
   lateFill: (pair: Pair, side: Side, price: Decimal, amount: Decimal) =>
     `${upper(side)} order filled after the bot gave it up, Price: ${quoteText(pair, price)}, Size: ${sizeText(pair, price, amount)}.`,
   ordersCancelled: (count: number) => `Cancelling ${count} open order${count === 1 ? '' : 's'}`,

@@ -1,18 +1,23 @@
 /**
  * Fills and closed orders. A completed buy makes its line wait and puts a sell for what it brought
- * in one line up; a completed sell makes its line wait and puts a buy one line down. A sell that
- * closes a buy of this bot books the pair's profit, s·(P_sell − P_buy) − sell fee − buy fee, with a
- * fee paid in base valued at its order's price. So each profit equals the pair's quote change plus
- * its base change (the lot-step remainder of a base fee) valued at the buy price.
+ * in one line up; a completed sell makes its line wait and puts a buy one line down; then the grid
+ * follows the price as far as it went (grid-market.ts). A sell that closes a buy of this bot books
+ * the pair's profit: what the sell brought in, less its fees, less what the base it sold cost.
+ *
+ * Fees paid in base: a buy brings in its amount less the fee, and sells come in lot steps, so a
+ * remainder below one lot step is left over. It is carried into the next sell (which then sells
+ * the line's full quantity), valued at what it cost. Base is valued at its buy's price, a fee paid
+ * in base included, so each profit row is the pair's quote change plus the change of the carried
+ * remainder's value.
  */
 import type { FillInput, OrderClosedInput, StepContext } from '../automation.ts';
 import { ZERO } from '../../shared/decimal.ts';
-import { growsDown } from './grid-bot-config.ts';
 import { gridMessages } from './grid-events.ts';
 import { floorToStep } from './grid-lines.ts';
+import { endGrowth, followPrice, showRange } from './grid-market.ts';
 import { buyAmount, syncOrders } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';
-import { finishStop } from './grid-stop.ts';
+import { finishStop, orderEndedWhileStopping } from './grid-stop.ts';
 import { type GridBotState, type GridLine, type PartialFill, parseKey } from './grid-bot-state.ts';
 import { usdRate } from './usd-rate.ts';
 
@@ -43,47 +48,65 @@ function account(state: GridBotState, fill: FillInput, flows: boolean): void {
   figures.flowQuote = figures.flowQuote.minus(quote.times(sign)).minus(feeQuote);
 }
 
+const trading = (state: GridBotState) => state.status === 'running' || state.status === 'balancing';
+/** An order a pending stop loss cancelled and still waits for. */
+const awaitedByStop = (state: GridBotState, order: number) => state.stop?.waiting.includes(order) === true;
+
 export function onFill(state: GridBotState, fill: FillInput, ctx: StepContext, out: GridOutput): void {
   const key = parseKey(fill.key);
   if (key?.kind === 'b' && state.balancing?.order === key.seq) return onBalancingFill(state, fill, ctx, out);
   if (key?.kind === 's' && state.stopOrder?.order === key.seq) return onStopFill(state, fill, out);
   const line = key?.kind === 'o' ? state.lines.find((candidate) => candidate.order === key.seq) : undefined;
   account(state, fill, key?.kind !== 'b');
-  if (!line || line.side !== fill.side || (state.status !== 'running' && state.status !== 'balancing')) {
+  const stopping = line !== undefined && awaitedByStop(state, line.order);
+  if (!line || line.side !== fill.side || !(trading(state) || stopping)) {
     out.log(gridMessages.lateFill(state.config, fill.side, fill.price, fill.amount));
     return;
   }
   line.partial = addFill(line.partial, fill, state);
   if (!fill.orderFilled) return;
-  const done = line.partial;
-  line.partial = null;
-  line.placed = false;
-  const booked = out.records.length;
-  if (line.side === 'buy') boughtOnLine(state, line, done, ctx, out);
-  else soldOnLine(state, line, done, ctx, out);
-  syncOrders(state, ctx.price(state.config.pair)?.last, out);
-  for (const record of out.records.slice(booked)) {
+  completeLine(state, line, ctx, out);
+  if (stopping) return orderEndedWhileStopping(state, line.order, ctx, out);
+  const price = ctx.price(state.config.pair)?.last;
+  if (price !== undefined) followPrice(state, price, ctx, out);
+  syncOrders(state, price, out);
+  if (!state.lines.some((candidate) => candidate.refused)) state.error = null;
+  // A profit row shows its line as the fill left it, with the counter order placed.
+  for (const record of out.records) {
     const profitLine = state.lines.find((candidate) => candidate.id === record.lineId);
     record.side = profitLine?.side ?? null;
     record.orderPlaced = profitLine?.placed ?? false;
   }
 }
 
+/** Turns the line's fills into the counter order one line away and, for a sell, a profit row. */
+function completeLine(state: GridBotState, line: GridLine, ctx: StepContext, out: GridOutput): void {
+  const done = line.partial!;
+  line.partial = null;
+  line.placed = false;
+  if (line.side === 'buy') boughtOnLine(state, line, done, ctx, out);
+  else soldOnLine(state, line, done, ctx, out);
+}
+
 /**
- * The sell gets what the buy brought in: the amount less a fee paid in base, down to the lot step,
- * so a grid never sells base it did not get. Its cost is that amount at the buy price plus the
- * buy's fee; what the lot step leaves over stays in the account, valued at the buy price.
+ * The sell gets what the buy brought in plus the carried remainder, down to the lot step; what the
+ * lot step leaves over is carried on. Its cost: the carried remainder's value, plus the bought base
+ * it sells (and the fee paid in base) at the buy price, plus a fee paid in quote.
  */
 function boughtOnLine(state: GridBotState, line: GridLine, done: PartialFill, ctx: StepContext, out: GridOutput): void {
   const average = done.quote.div(done.amount);
   out.log(gridMessages.limitFilled(state.config, 'buy', average, done.amount, null));
   line.side = null;
+  const pool = state.carry.base.plus(done.amount).minus(done.feeBase);
   const above = state.lines[state.lines.indexOf(line) + 1];
-  if (!above || above.side !== null) return;
-  const amount = floorToStep(done.amount.minus(done.feeBase), ctx.rules(state.config.pair).lotStep);
+  const amount = above?.side === null ? floorToStep(pool, ctx.rules(state.config.pair).lotStep) : ZERO;
+  const left = pool.minus(amount);
+  const cost = state.carry.value.plus(done.amount.minus(left).times(average)).plus(done.feeQuote);
+  state.carry = { base: left, value: left.times(average) };
+  if (!above || amount.isZero()) return;
   above.side = 'sell';
   above.amount = amount;
-  above.cost = amount.plus(done.feeBase).times(average).plus(done.feeQuote);
+  above.cost = cost;
   above.refused = false;
 }
 
@@ -143,40 +166,58 @@ function onStopFill(state: GridBotState, fill: FillInput, out: GridOutput): void
   finishStop(state, out);
 }
 
-export function onOrderClosed(state: GridBotState, closed: OrderClosedInput, out: GridOutput): void {
+export function onOrderClosed(state: GridBotState, closed: OrderClosedInput, ctx: StepContext, out: GridOutput): void {
   const key = parseKey(closed.key);
   const reason = closed.message ?? closed.reason ?? closed.status;
   if (key?.kind === 'b' && state.balancing?.order === key.seq) {
     state.balancing = null;
     out.log(gridMessages.balancingFailed(reason));
-    if (state.status === 'balancing') finishStop(state, out);
-    return;
+    if (state.status !== 'balancing') return;
+    state.error = gridMessages.balancingFailed(reason);
+    return finishStop(state, out);
   }
   if (key?.kind === 's' && state.stopOrder?.order === key.seq) {
     state.stopOrder = null;
     out.log(gridMessages.stopOrderFailed(reason));
-    finishStop(state, out);
-    return;
+    state.error = gridMessages.stopOrderFailed(reason);
+    return finishStop(state, out);
   }
   const line = key?.kind === 'o' ? state.lines.find((candidate) => candidate.order === key.seq) : undefined;
+  if (line && awaitedByStop(state, line.order)) {
+    // Part of it may have filled before the cancellation: that part counts as the line's fill.
+    if (line.partial && line.side) completeLine(state, line, ctx, out);
+    return orderEndedWhileStopping(state, line.order, ctx, out);
+  }
   // A line whose order the bot cancelled itself is no longer placed: nothing more to do.
   if (!line || !line.placed || line.side === null) return;
   line.placed = false;
-  line.refused = true;
   line.partial = null;
   out.log(gridMessages.limitRefused(state.config, line.side, line.price, reason));
-  endGrowthOnRefusal(state, line, reason, out);
+  if (dropRefusedGrowth(state, line, reason, out)) return;
+  line.refused = true;
+  state.error = gridMessages.limitRefused(state.config, line.side, line.price, reason);
+  if (!state.lines.some((candidate) => candidate.placed) && state.status === 'running') {
+    out.log(gridMessages.cannotTrade());
+    finishStop(state, out);
+  }
 }
 
-/** Growth past the bounds runs on extra funds; the first growth order the exchange refuses ends it. */
-function endGrowthOnRefusal(state: GridBotState, line: GridLine, reason: string, out: GridOutput): void {
+/**
+ * Growth past the bounds runs on extra funds: the first growth order the exchange refuses ends it,
+ * and its line goes, so no line is left that looks like it trades.
+ */
+function dropRefusedGrowth(state: GridBotState, line: GridLine, reason: string, out: GridOutput): boolean {
   const { config, lines } = state;
-  if (line === lines[0] && line.side === 'buy' && growsDown(config) && !state.growDownEnded) {
-    state.growDownEnded = true;
-    out.log(gridMessages.growthEnded(config.trailingDownEnabled ? 'Trailing down' : 'Expansion down', reason));
+  if (!line.grown) return false;
+  if (line === lines[0]) {
+    lines.shift();
+    endGrowth(state, 'down', config.trailingDownEnabled ? 'Trailing down' : 'Expansion down', reason, out);
+  } else if (line === lines[lines.length - 1]) {
+    lines.pop();
+    endGrowth(state, 'up', 'Expansion up', reason, out);
+  } else {
+    return false;
   }
-  if (line === lines[lines.length - 1] && line.side === 'sell' && config.expansionUp.enabled && !state.growUpEnded) {
-    state.growUpEnded = true;
-    out.log(gridMessages.growthEnded('Expansion up', reason));
-  }
+  showRange(state);
+  return true;
 }

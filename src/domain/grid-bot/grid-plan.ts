@@ -3,15 +3,15 @@
  * and lines above it sell. Starting the bot sends the balancing order first when one side is
  * short; the limit orders follow once it has filled.
  */
-import type { StepContext } from '../automation.ts';
+import type { Side, StepContext } from '../automation.ts';
 import type { TradingRules } from '../market/trading-rules.ts';
-import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import { Decimal, ZERO } from '../../shared/decimal.ts';
 import { gridMessages } from './grid-events.ts';
 import { gridPrices, nearestIndex } from './grid-lines.ts';
 import { buyAmount, syncOrders } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';
 import { type Amounts, requiredBalances, requiredFor } from './required-balances.ts';
-import { balancingKey, type GridBotState, type GridLine } from './grid-bot-state.ts';
+import { balancingKey, type GridBotState, type GridLine, shapeOf } from './grid-bot-state.ts';
 
 /** The account funds a start may use, and the taker fee the balancing order will pay. */
 export interface Funding {
@@ -35,6 +35,7 @@ export function layOut(state: GridBotState, rules: TradingRules, price: Decimal 
       order: 0,
       cost: null,
       refused: false,
+      grown: false,
       partial: null,
     };
   });
@@ -44,6 +45,7 @@ export function layOut(state: GridBotState, rules: TradingRules, price: Decimal 
 export function replaceLines(state: GridBotState, lines: GridLine[]): void {
   state.lines = lines;
   state.nextLineId += lines.length;
+  state.origin = shapeOf(state.config);
 }
 
 /** Starts the grid from the current price: balancing order first if needed, else the limit orders. */
@@ -52,6 +54,7 @@ export function startGrid(state: GridBotState, funding: Funding, ctx: StepContex
   const ticker = ctx.price(config.pair);
   if (!ticker) {
     out.log(gridMessages.noPrice(config.pair));
+    state.error = gridMessages.noPrice(config.pair);
     state.status = 'disabled';
     return;
   }
@@ -60,10 +63,13 @@ export function startGrid(state: GridBotState, funding: Funding, ctx: StepContex
   state.priceStep = rules.priceStep;
   replaceLines(state, layOut(state, rules, price));
   const required = requiredFor(state.lines);
+  const balancing = requiredBalances(state.lines, funding.funds, price, rules, funding.feeRate).balancing;
   state.startPrice = price;
   state.trailingUpEnded = false;
   state.growDownEnded = false;
   state.growUpEnded = false;
+  state.error = null;
+  state.reserve = spare(funding.funds, required, balancing, price);
   state.figures = {
     ...state.figures,
     investmentBase: required.base,
@@ -74,7 +80,6 @@ export function startGrid(state: GridBotState, funding: Funding, ctx: StepContex
     flowBase: ZERO,
   };
   out.log(gridMessages.turnedOn());
-  const balancing = requiredBalances(state.lines, funding.funds, price, rules, funding.feeRate).balancing;
   if (balancing) {
     state.seq += 1;
     state.balancing = { order: state.seq, side: balancing.side, amount: balancing.amount, partial: null };
@@ -93,4 +98,12 @@ export function startGrid(state: GridBotState, funding: Funding, ctx: StepContex
   }
   state.status = 'running';
   syncOrders(state, price, out);
+}
+
+/** What the account holds beyond the lines' needs once the balancing order (at about `price`) is done. */
+function spare(funds: Amounts, required: Amounts, balancing: { side: Side; amount: Decimal } | null, price: Decimal): Amounts {
+  const sign = balancing?.side === 'sell' ? -1 : 1;
+  const base = funds.base.plus((balancing?.amount ?? ZERO).times(sign));
+  const quote = funds.quote.minus((balancing?.amount ?? ZERO).times(price).times(sign));
+  return { base: Decimal.max(ZERO, base.minus(required.base)), quote: Decimal.max(ZERO, quote.minus(required.quote)) };
 }

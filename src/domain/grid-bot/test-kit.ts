@@ -1,8 +1,9 @@
 /**
  * Builders for the grid bot's unit tests: a BTC/USDT-like market, settings with overrides, and a
- * small exchange that runs a bot the way the engine does (commands executed after each step,
- * resting orders filled best price first when the price moves, market orders filled at once,
- * ticks delivered only when they leave the bot's watch band).
+ * small exchange that runs a bot the way the engine does: commands executed after each step,
+ * resting orders filled at their price, best price first, when the price moves, marketable orders
+ * filled at once at the price, and a move's tick (only when it leaves the bot's watch band)
+ * delivered before the fills it causes, as the paper exchange announces it.
  */
 import type { Command, EngineInput, PlaceOrder, StepContext } from '../automation.ts';
 import type { TradingRules } from '../market/trading-rules.ts';
@@ -82,7 +83,13 @@ export class GridHarness {
   private clock = Date.UTC(2024, 0, 1);
   private readonly queue: Array<EngineInput | GridBotAction> = [];
 
-  constructor(config: GridBotConfig, price: string | number, fee = '0.001') {
+  constructor(
+    config: GridBotConfig,
+    price: string | number,
+    fee = '0.001',
+    /** `fills-first` delivers a move's fills before its tick instead. */
+    private readonly order: 'tick-first' | 'fills-first' = 'tick-first',
+  ) {
     this.state = newGridBot(config, RULES.priceStep);
     this.price = dec(price);
     this.fee = dec(fee);
@@ -99,20 +106,21 @@ export class GridHarness {
     return this;
   }
 
-  /** Moves the market: crossed resting orders fill best price first, then the tick (if watched). */
+  /** Moves the market: its tick (if watched) and the fills of the resting orders it crosses, best price first. */
   moveTo(price: string | number): this {
     const next = dec(price);
     const crossed = [...this.resting.entries()]
       .filter(([, { command }]) => (command.side === 'buy' ? command.price!.gte(next) : command.price!.lte(next)))
       .sort(([, a], [, b]) => (a.command.side === 'buy' ? b.command.price!.cmp(a.command.price!) : a.command.price!.cmp(b.command.price!)));
     this.price = next;
-    for (const [key, { command }] of crossed) {
-      this.resting.delete(key);
-      this.queue.push(this.fillOf(command, command.price!));
-    }
-    this.drain();
     const watched = gridWatches(this.state).some((w) => (w.below && next.lte(w.below)) || (w.above && next.gte(w.above)));
-    if (watched) this.act({ type: 'tick', pair: 'USDT_BTC', price: next, bid: next, ask: next, at: this.now() });
+    const tick: EngineInput[] = watched ? [{ type: 'tick', pair: 'USDT_BTC', price: next, bid: next, ask: next, at: this.now() }] : [];
+    const fills = crossed.map(([key, { command }]) => {
+      this.resting.delete(key);
+      return this.fillOf(command, command.price!);
+    });
+    this.queue.push(...(this.order === 'tick-first' ? [...tick, ...fills] : [...fills, ...tick]));
+    this.drain();
     return this;
   }
 

@@ -38,6 +38,25 @@ describe('grid bot kind', () => {
     assert.deepEqual(roundTrip(stopped), stopped);
   });
 
+  it('stores a stop loss waiting for its cancellations', () => {
+    const h = new GridHarness(gridConfig({ lowerStopLoss: { enabled: true, price: dec(95), action: 'stop_bot_and_sell' } }), 121).start();
+    h.resting.clear();
+    h.moveTo(94);
+    assert.equal(h.state.stop?.waiting.length, 4);
+    assert.deepEqual(roundTrip(h.state), h.state);
+  });
+
+  it('reads a state stored before the grid kept its origin, carry, reserve, pending stop and error', () => {
+    const h = new GridHarness(gridConfig(), 121).start().moveTo(109);
+    const json = gridBotKind.toJson(h.state) as Record<string, unknown>;
+    for (const key of ['origin', 'carry', 'reserve', 'stop', 'error']) delete json[key];
+    json.lines = (json.lines as unknown[][]).map((line) => line.slice(0, 10));
+    const restored = gridBotKind.fromJson(JSON.parse(JSON.stringify(json)));
+    assert.deepEqual(restored.origin, { gridType: 'arithmetic', lowerPrice: dec(100), upperPrice: dec(140), gridsQuantity: 5 });
+    assert.deepEqual([restored.carry.base.toFixed(), restored.reserve.quote.toFixed(), restored.stop, restored.error], ['0', '0', null, null]);
+    assert.deepEqual(restored.lines, h.state.lines);
+  });
+
   it('runs while enabled, watches its stop losses and primes the dollar pair of a non-dollar quote', () => {
     const config = gridConfig({ upperStopLoss: { enabled: true, price: dec(150), action: 'stop_bot' } });
     const h = new GridHarness(config, 121).start();

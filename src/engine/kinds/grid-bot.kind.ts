@@ -1,19 +1,23 @@
 /**
  * The grid bot as the engine runs it. State is stored compactly: each line is one array
- * [id, k, price, side, placed, amount, order, cost, refused, partial], decimals as strings.
+ * [id, k, price, side, placed, amount, order, cost, refused, partial, grown], decimals as strings.
+ * Fields added since the first stored form read as their defaults when absent.
  */
 import type { Side } from '../../domain/automation.ts';
 import { type GridBotInput, stepGridBot, type GridBotAction } from '../../domain/grid-bot/grid-bot.ts';
 import type { GridBotConfig } from '../../domain/grid-bot/grid-bot-config.ts';
 import { gridWatches } from '../../domain/grid-bot/grid-market.ts';
 import type { GridProfitRecord } from '../../domain/grid-bot/grid-output.ts';
-import { type GridBotState, type GridFigures, type GridLine, isEnabled, type PartialFill, type SideOrder } from '../../domain/grid-bot/grid-bot-state.ts';
+import {
+  type GridBotState, type GridFigures, type GridLine, isEnabled, type PartialFill, type PendingStop, shapeOf, type SideOrder,
+} from '../../domain/grid-bot/grid-bot-state.ts';
+import type { GridShape } from '../../domain/grid-bot/grid-lines.ts';
 import { usdPairs } from '../../domain/grid-bot/usd-rate.ts';
 import { type Decimal, dec } from '../../shared/decimal.ts';
 import type { AutomationKind } from '../automation-kind.ts';
 
 type Json = Record<string, unknown>;
-type LineJson = [number, number, string, 0 | 1 | 2, 0 | 1, string, number, string | null, 0 | 1, string[] | null];
+type LineJson = [number, number, string, 0 | 1 | 2, 0 | 1, string, number, string | null, 0 | 1, string[] | null, (0 | 1)?];
 
 const SIDES: Array<Side | null> = [null, 'buy', 'sell'];
 const text = (value: Decimal) => value.toFixed();
@@ -26,12 +30,23 @@ const partialOf = (json: string[] | null): PartialFill | null =>
 
 const lineJson = (l: GridLine): LineJson => [
   l.id, l.index, text(l.price), SIDES.indexOf(l.side) as 0 | 1 | 2, l.placed ? 1 : 0, text(l.amount), l.order,
-  maybeText(l.cost), l.refused ? 1 : 0, partialJson(l.partial),
+  maybeText(l.cost), l.refused ? 1 : 0, partialJson(l.partial), l.grown ? 1 : 0,
 ];
-const lineOf = ([id, index, price, side, placed, amount, order, cost, refused, partial]: LineJson): GridLine => ({
+const lineOf = ([id, index, price, side, placed, amount, order, cost, refused, partial, grown]: LineJson): GridLine => ({
   id, index, price: dec(price), side: SIDES[side]!, placed: placed === 1, amount: dec(amount), order,
-  cost: maybeDec(cost), refused: refused === 1, partial: partialOf(partial),
+  cost: maybeDec(cost), refused: refused === 1, grown: grown === 1, partial: partialOf(partial),
 });
+const shapeJson = (shape: GridShape) => ({ ...shape, lowerPrice: text(shape.lowerPrice), upperPrice: text(shape.upperPrice) });
+const shapeOfJson = (json: Json): GridShape => ({
+  ...(json as unknown as GridShape),
+  lowerPrice: dec(json.lowerPrice as string),
+  upperPrice: dec(json.upperPrice as string),
+});
+const pairJson = (amounts: { base: Decimal; quote: Decimal }) => [text(amounts.base), text(amounts.quote)];
+const pairOf = (json: unknown) => {
+  const [base, quote] = (json as [string, string] | undefined) ?? ['0', '0'];
+  return { base: dec(base), quote: dec(quote) };
+};
 
 const sideOrderJson = (o: SideOrder | null) => o && { order: o.order, side: o.side, amount: text(o.amount), partial: partialJson(o.partial) };
 const sideOrderOf = (json: Json | null): SideOrder | null =>
@@ -94,27 +109,39 @@ export const gridBotKind: AutomationKind<GridBotState, GridBotAction, GridProfit
     seq: s.seq,
     priceStep: text(s.priceStep),
     startPrice: maybeText(s.startPrice),
+    origin: shapeJson(s.origin),
     balancing: sideOrderJson(s.balancing),
     stopOrder: sideOrderJson(s.stopOrder),
+    stop: s.stop,
+    carry: [text(s.carry.base), text(s.carry.value)],
+    reserve: pairJson(s.reserve),
     ended: [s.trailingUpEnded, s.growDownEnded, s.growUpEnded],
+    error: s.error,
     figures: figuresJson(s.figures),
   }),
   fromJson: (raw) => {
     const json = raw as Json;
     const ended = json.ended as [boolean, boolean, boolean];
+    const config = configOf(json.config as Json);
+    const carry = pairOf(json.carry);
     return {
-      config: configOf(json.config as Json),
+      config,
       status: json.status as GridBotState['status'],
       lines: (json.lines as LineJson[]).map(lineOf),
       nextLineId: json.nextLineId as number,
       seq: json.seq as number,
       priceStep: dec(json.priceStep as string),
+      origin: json.origin ? shapeOfJson(json.origin as Json) : shapeOf(config),
       startPrice: maybeDec(json.startPrice),
       balancing: sideOrderOf(json.balancing as Json | null),
       stopOrder: sideOrderOf(json.stopOrder as Json | null),
+      stop: (json.stop as PendingStop | undefined) ?? null,
+      carry: { base: carry.base, value: carry.quote },
+      reserve: pairOf(json.reserve),
       trailingUpEnded: ended[0],
       growDownEnded: ended[1],
       growUpEnded: ended[2],
+      error: (json.error as string | undefined) ?? null,
       figures: figuresOf(json.figures as Json),
     };
   },

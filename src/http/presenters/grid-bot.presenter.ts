@@ -1,7 +1,8 @@
 /**
  * Grid bots in the reference's shapes: the entity (decimals and most counts as strings, a few
  * flags as the text "true"/"false", as the reference returns them), its events, market orders,
- * profit rows and required balances.
+ * profit rows and required balances. The entity adds `status` (new, balancing, running, stopping,
+ * disabled) and `error` (why the bot cannot trade as set up, or null), which the reference lacks.
  */
 import type { GridBotConfig } from '../../domain/grid-bot/grid-bot-config.ts';
 import { type GridLine, isEnabled } from '../../domain/grid-bot/grid-bot-state.ts';
@@ -54,7 +55,7 @@ export function presentGridBot(view: GridBotView) {
     name: config.name,
     pair: config.pair,
     start_price: maybeText(state.startPrice),
-    grid_price_step: gridPriceStepText(config),
+    grid_price_step: gridPriceStepText(state.origin),
     current_profit: text(figures.currentProfit),
     current_profit_usd: text(figures.currentProfitUsd),
     total_profits_count: String(figures.totalProfitsCount),
@@ -81,6 +82,8 @@ export function presentGridBot(view: GridBotView) {
     expansion_up_stop_price: maybeText(config.expansionUp.stopPrice),
     grid_lines: presentedLines(state).map(presentLine),
     mode: config.mode,
+    status: state.status,
+    error: state.error,
   };
 }
 
