@@ -33,7 +33,7 @@ describe('GET /ver1/deals and /show', () => {
     assert.equal(body.bought_volume, '100');
     assert.equal(body.bought_average_price, '100');
     assert.equal(body.base_order_average_price, '100');
-    assert.equal(body.take_profit_price, '102.11');
+    assert.equal(body.take_profit_price, '102.21');
     assert.equal(body.current_active_safety_orders_count, 2);
     assert.equal(body['finished?'], false);
     assert.equal(body['cancellable?'], true);
@@ -78,13 +78,13 @@ describe('deal actions', () => {
     const updated = await api(bench, 'PATCH', `/ver1/deals/${deal.id}/update_deal`, { take_profit: '3', stop_loss_percentage: '10', note: 'watch it' });
     assert.equal(updated.status, 200, updated.text);
     assert.equal(updated.body.take_profit, '3');
-    assert.equal(updated.body.take_profit_price, '103.11');
+    assert.equal(updated.body.take_profit_price, '103.21');
     assert.equal(updated.body.stop_loss_price, '90');
     assert.equal(updated.body.note, 'watch it');
     assertRecordInvalid(await api(bench, 'PATCH', `/ver1/deals/${deal.id}/update_deal`, { take_profit: '-1' }), { take_profit: ['must be greater than 0'] });
     const tp = await api(bench, 'POST', `/ver1/deals/${deal.id}/update_tp`, { new_take_profit_percentage: '1' });
     assert.equal(tp.status, 201);
-    assert.equal(tp.body.take_profit_price, '101.11');
+    assert.equal(tp.body.take_profit_price, '101.21');
     const fewer = await api(bench, 'POST', `/ver1/deals/${deal.id}/update_max_safety_orders`, { max_safety_orders: 1 });
     assert.equal(fewer.status, 201);
     assert.equal(fewer.body.max_safety_orders, 1);
@@ -134,7 +134,7 @@ describe('deal actions', () => {
       take_profit_steps: [{ amount_percentage: '50', profit_percentage: '1' }, { amount_percentage: '50', profit_percentage: '3' }],
     });
     const steps = (await api(bench, 'GET', `/ver1/deals/${deal.id}/show`)).body.take_profit_steps;
-    assert.deepEqual(steps.map((s: any) => [s.price, s.initial_amount, s.status]), [['101.11', '0.4995', 'Placed'], ['103.11', '0.4995', 'Placed']]);
+    assert.deepEqual(steps.map((s: any) => [s.price, s.initial_amount, s.status]), [['101.21', '0.4995', 'Placed'], ['103.21', '0.4995', 'Placed']]);
     assertRecordInvalid(await api(bench, 'POST', `/ver1/deals/${deal.id}/panic_sell_step`, { trade_id: 1 }), {
       trade_id: ['is not a working take profit step of this deal'],
     });
@@ -142,10 +142,18 @@ describe('deal actions', () => {
     assert.equal(closedStep.status, 201, closedStep.text);
     assert.equal(closedStep.body.take_profit_steps[0].status, 'Closed at Market Price');
     assert.equal(closedStep.body.current_active_safety_orders, 0);
-    await ticks(bench, [{ pair: 'USDT_ETH', price: '103.2' }]);
+    await ticks(bench, [{ pair: 'USDT_ETH', price: '103.3' }]);
     const done = (await api(bench, 'GET', `/ver1/deals/${deal.id}/show`)).body;
     assert.equal(done.status, 'completed');
     assert.equal(done.sold_amount, '0.999');
+    // Done steps keep naming the order that completed them.
+    const orders = (await api(bench, 'GET', `/ver1/deals/${deal.id}/market_orders`)).body;
+    const exits = orders.filter((o: any) => o.deal_order_type === 'Take Profit');
+    assert.deepEqual(
+      done.take_profit_steps.map((s: any) => [s.status, typeof s.trade_id]),
+      [['Closed at Market Price', 'number'], ['Filled', 'number']],
+    );
+    assert.ok(done.take_profit_steps.every((s: any) => exits.some((o: any) => Number(o.order_id) === s.trade_id)), JSON.stringify(exits));
     await ticks(bench, [{ pair: 'USDT_ETH', price: '100' }]);
   });
 

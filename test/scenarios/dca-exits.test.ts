@@ -68,7 +68,7 @@ describe('DCA deal exits on the paper exchange', () => {
     botId = bot.id;
     const started = await api(bench, 'POST', `/ver1/bots/${bot.id}/start_new_deal`, { only_for_enabled: false });
     assert.equal(started.status, 201, started.text);
-    assert.equal(started.body.take_profit_price, '102.11');
+    assert.equal(started.body.take_profit_price, '102.21');
     await walk(bench, 'USDT_ETH', ['102.5']);
     assert.equal((await api(bench, 'GET', `/ver1/deals/${started.body.id}/show`)).body.status, 'ttp_activated');
     await walk(bench, 'USDT_ETH', ['106', '105']);

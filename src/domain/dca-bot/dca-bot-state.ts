@@ -4,7 +4,7 @@
  * indicators, pairs whose start waits for the price). Plain JSON throughout.
  */
 import type { BotConfig } from './dca-settings.ts';
-import type { Deal } from './deal.ts';
+import type { Deal, Leftover } from './deal.ts';
 import type { DealAction } from './deal-actions.ts';
 import type { CandleSeries } from './indicator-series.ts';
 
@@ -34,6 +34,8 @@ export interface DcaBotState {
   /** Candles per `pair|timeframe`. */
   series: Record<string, CandleSeries>;
   blacklist: string[];
+  /** What closed deals left over below one lot step, per pair; the pair's next deal takes it. */
+  leftovers?: Record<string, Leftover>;
 }
 
 export type DcaBotAction =

@@ -25,25 +25,35 @@ describe('a DCA deal', () => {
     h.act({ type: 'enable' });
     const deal = h.deal()!;
     assert.equal(deal.status, 'bought');
-    assert.deepEqual(working(h, 'take_profit').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['102.11', '0.999']]);
+    // 1 ETH bought for 100 USDT leaves 0.999 ETH after the fee: each costs 100.1001, so 2 % is 102.21.
+    assert.deepEqual(working(h, 'take_profit').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['102.21', '0.999']]);
     assert.deepEqual(working(h, 'safety').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['99', '0.5051'], ['97.8', '0.7669']]);
 
     h.tick('USDT_ETH', '99');
     assert.equal(h.deal()!.safetyCompleted, 1);
-    assert.deepEqual(working(h, 'take_profit').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['101.76', '1.5035']]);
+    assert.deepEqual(working(h, 'take_profit').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['101.87', '1.5035']]);
     assert.deepEqual(working(h, 'safety').map((o) => o.price!.toFixed()), ['97.8', '96.36']);
 
-    h.tick('USDT_ETH', '101.8');
+    h.tick('USDT_ETH', '101.9');
     const closed = lastSnapshot(h, deal.id);
     assert.equal(closed.status, 'completed');
-    const expected = dec('1.5035').times('101.76').times('0.999').minus(dec(100).plus(dec('0.5051').times(99)));
+    // 1.5035949 ETH held: 1.5035 sold, 0.0000949 (under the lot step) left over at what it cost.
+    const spent = dec(100).plus(dec('0.5051').times(99));
+    const leftover = dec('0.0000949').times(spent).div('1.5035949').toDecimalPlaces(10);
+    assert.deepEqual(closed.leftover, { base: '0.0000949', value: leftover.toFixed() });
+    const expected = dec('1.5035').times('101.87').times('0.999').minus(spent).plus(leftover);
     assert.equal(closed.finalProfit, expected.toFixed());
+    // 2 % of what the deal spent, and a little more: the price rounds up to its step.
+    assert.equal(expected.div(spent).times(100).toDecimalPlaces(3).toFixed(), '2.009');
     assert.equal(closed.usdProfit, expected.toDecimalPlaces(8).toFixed());
     // The safety orders went with it, and nonstop opened the next deal at once.
     assert.equal(working(h, 'safety').filter((o) => o.key.startsWith('d1')).length, 0);
     assert.equal(h.state.deals.length, 1);
     assert.equal(h.deal()!.no, 2);
     assert.equal(h.state.finishedDealsCount, 1);
+    // The next deal on the pair starts with the leftover, so its take profit sells it too.
+    const next = h.deal()!;
+    assert.deepEqual([h.state.leftovers, next.baseDelta], [{}, dec(next.entryHeld!).plus('0.0000949').toFixed()]);
   });
 
   it('splits take-profit steps and moves the stop loss to breakeven after the first', () => {
@@ -53,8 +63,8 @@ describe('a DCA deal', () => {
       stopLossPercentage: '10',
     });
     h.act({ type: 'enable' });
-    assert.deepEqual(working(h, 'take_profit').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['101.11', '0.4995'], ['103.11', '0.4995']]);
-    h.tick('USDT_ETH', '101.2');
+    assert.deepEqual(working(h, 'take_profit').map((o) => [o.price!.toFixed(), o.amount.toFixed()]), [['101.21', '0.4995'], ['103.21', '0.4995']]);
+    h.tick('USDT_ETH', '101.3');
     assert.equal(h.deal()!.breakeven, true);
     assert.equal(working(h, 'safety').length, 0);
     h.tick('USDT_ETH', '99.9');
@@ -91,7 +101,7 @@ describe('a DCA deal', () => {
     const h = harness({ strategyList: [{ strategy: 'manual', options: {} }] }, { trailingEnabled: true, trailingDeviation: '1', maxSafetyOrders: 0 });
     h.act({ type: 'start_deal', pair: 'USDT_ETH', skipSignalChecks: false, skipOpenDealsChecks: false, onlyForEnabled: false });
     assert.equal(working(h, 'take_profit').length, 0);
-    assert.equal(h.deal()!.takeProfitPrice, '102.11');
+    assert.equal(h.deal()!.takeProfitPrice, '102.21');
     h.tick('USDT_ETH', '102.5');
     assert.equal(h.deal()!.status, 'ttp_activated');
     h.tick('USDT_ETH', '105');
@@ -132,12 +142,14 @@ describe('a DCA deal', () => {
   it('keeps a short deal mirrored: sells first, buys back below', () => {
     const h = harness({}, { strategy: 'short', baseOrderVolume: '1', baseOrderVolumeType: 'base_currency', safetyOrderVolume: '1', safetyOrderVolumeType: 'base_currency', maxSafetyOrders: 1 });
     h.act({ type: 'enable' });
-    assert.deepEqual(working(h, 'take_profit').map((o) => [o.side, o.price!.toFixed(), o.amount.toFixed()]), [['buy', '97.9', '1.0011']]);
-    h.tick('USDT_ETH', '97.8');
+    // Sold 1 ETH for 99.9 USDT after the fee: 2 % under 99.9, with the buy-back's fee built in.
+    assert.deepEqual(working(h, 'take_profit').map((o) => [o.side, o.price!.toFixed(), o.amount.toFixed()]), [['buy', '97.8', '1.0011']]);
+    h.tick('USDT_ETH', '97.7');
     const closed = lastSnapshot(h, 1000);
     assert.equal(closed.status, 'completed');
-    assert.equal(closed.finalProfit, '1.89231');
-    assert.ok(dec(closed.baseDelta).gte(0));
+    // 0.0000989 ETH bought back beyond what was owed, valued at the 97.8 it cost
+    assert.deepEqual(closed.leftover, { base: '0.0000989', value: '0.00967242' });
+    assert.equal(closed.finalProfit, '2.00209242');
   });
 });
 
@@ -170,8 +182,9 @@ describe('a stop loss racing safety fills', () => {
     const closed = lastSnapshot(h, 1000);
     assert.equal(closed.status, 'stop_loss_finished');
     assert.equal(h.placed.filter((order) => order.role === 'close').length, 2);
-    assert.ok(dec(closed.baseDelta).lt('0.0001'), closed.baseDelta);
-    assert.equal(closed.finalProfit, h.quote.toFixed());
+    assert.equal(closed.baseDelta, '0');
+    assert.equal(closed.leftover?.base, h.base.toFixed());
+    assert.equal(closed.finalProfit, h.quote.plus(closed.leftover!.value).toFixed());
   });
 });
 

@@ -8,7 +8,7 @@ import type { EngineInput, FillInput, OrderClosedInput, PriceWatch, StepContext,
 import { dec, type Decimal } from '../../shared/decimal.ts';
 import { type DcaBotAction, type DcaBotState } from './dca-bot-state.ts';
 import { assertBotAllows, type BotInput } from './dca-bot.transitions.ts';
-import { type Deal, isFinished, isLong, PROFIT_STATUSES } from './deal.ts';
+import { type Deal, isFinished, isLong, type Leftover, PROFIT_STATUSES } from './deal.ts';
 import { applyDealAction } from './deal-actions.ts';
 import { dealOnTick, dealOnTimer, dealWatch } from './deal-exits.ts';
 import { settleLateInput } from './deal-finish.ts';
@@ -130,6 +130,7 @@ function settleFinished(bot: DcaBotState, context: StepContext, out: StepOutput)
   bot.settling.push(...finished.filter((deal) => deal.orders.length > 0));
   for (const deal of finished) {
     bot.lastClosedAt[deal.pair] = deal.closedAt ?? out.nowMs;
+    if (deal.leftover) addLeftover(bot, deal.pair, deal.leftover);
     if (PROFIT_STATUSES.includes(deal.status)) {
       bot.finishedDealsCount += 1;
       bot.finishedDealsProfitUsd = dec(bot.finishedDealsProfitUsd).plus(dec(deal.usdProfit ?? 0)).toFixed();
@@ -143,6 +144,12 @@ function settleFinished(bot: DcaBotState, context: StepContext, out: StepOutput)
     if (bot.config.cooldown > 0) for (const deal of finished) out.schedule(cooldownTimer(deal.pair), deal.closedAt! + bot.config.cooldown * 1000);
     startNonstopDeals(bot, context, out);
   }
+}
+
+function addLeftover(bot: DcaBotState, pair: string, leftover: Leftover): void {
+  const held = bot.leftovers?.[pair];
+  const sum = (a: string, b: string | undefined) => dec(a).plus(dec(b ?? 0)).toFixed();
+  bot.leftovers = { ...bot.leftovers, [pair]: { base: sum(leftover.base, held?.base), value: sum(leftover.value, held?.value) } };
 }
 
 export function isBotRunning(state: DcaBotState): boolean {

@@ -6,7 +6,7 @@
  */
 import type { FillInput, OrderClosedInput, StepContext } from '../automation.ts';
 import { dec } from '../../shared/decimal.ts';
-import { bookFill, type CloseReason, type Deal, type DealStatus, findOrder } from './deal.ts';
+import { bookFill, type CloseReason, type Deal, type DealStatus, findOrder, handOverLeftover, PROFIT_STATUSES } from './deal.ts';
 import { cancelWorking, placeMarketClose } from './deal-orders.ts';
 import { profitCurrency, profitPercentage, realisedProfit, usdRate } from './deal-profit.ts';
 import type { StepOutput } from './step-output.ts';
@@ -87,6 +87,7 @@ export function finishDeal(deal: Deal, status: DealStatus, context: StepContext,
   deal.status = status;
   deal.closedAt = out.nowMs;
   if (error !== undefined) deal.errorMessage = error;
+  if (PROFIT_STATUSES.includes(status)) handOverLeftover(deal, context.rules(deal.pair).lotStep);
   bookProfit(deal, context);
   const profit = dec(deal.finalProfit!);
   const currency = profitCurrency(deal);

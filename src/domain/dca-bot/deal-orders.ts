@@ -7,7 +7,7 @@
 import type { StepContext } from '../automation.ts';
 import type { TradingRules } from '../market/trading-rules.ts';
 import { dec, type Decimal, ZERO } from '../../shared/decimal.ts';
-import { averagePrice, type Deal, type DealOrder, type DealOrderRole, entrySide, exitSide, isLong, position, workingOrders } from './deal.ts';
+import { averagePrice, type Deal, type DealOrder, type DealOrderRole, entryPosition, entrySide, exitSide, isLong, position, workingOrders } from './deal.ts';
 import { amountFor, ceilToStep, floorToStep, safetyOrderLimit, safetyOrderStep } from './safety-orders.ts';
 import type { StepOutput } from './step-output.ts';
 import { splitAmount, takeProfitPrice } from './take-profit.ts';
@@ -136,7 +136,8 @@ export function replaceTakeProfit(deal: Deal, context: StepContext, out: StepOut
   cancelWorking(deal, out, ['take_profit']);
   if (dec(deal.entryAmount).isZero()) return;
   const rules = context.rules(deal.pair);
-  const figures = { entryAmount: dec(deal.entryAmount), entryVolume: dec(deal.entryVolume), baseOrderVolume: dec(deal.baseOrderVolume) };
+  const entry = entryPosition(deal);
+  const figures = { entryAmount: entry.held, entryVolume: entry.cost, baseOrderVolume: dec(deal.baseOrderVolume) };
   const open = deal.tpSteps.map((step, index) => ({ step, index })).filter(({ step }) => step.status === 'idle' || step.status === 'placed');
   const prices = open.map(({ step }) => takeProfitPrice(deal.settings, figures, dec(step.profitPercentage), rules.priceStep));
   deal.takeProfitPrice = prices[0]?.toFixed() ?? deal.takeProfitPrice;

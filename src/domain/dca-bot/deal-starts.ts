@@ -11,7 +11,7 @@ import { parsePair } from '../market/pair.ts';
 import { dec } from '../../shared/decimal.ts';
 import { type DcaBotState, isMultiPair } from './dca-bot-state.ts';
 import { type RsiOptions, TIMEFRAMES } from './dca-settings.ts';
-import { type Deal, newDeal } from './deal.ts';
+import { type Deal, newDeal, takeOverLeftover } from './deal.ts';
 import { closeTimeoutTimer } from './deal-finish.ts';
 import { placeBaseOrder } from './deal-orders.ts';
 import { addTick, emptySeries, rsi } from './indicator-series.ts';
@@ -82,6 +82,12 @@ export function startDeal(state: DcaBotState, pair: string, context: StepContext
     at: out.nowMs,
   });
   if (!placeBaseOrder(deal, context, out)) return undefined;
+  const leftover = state.leftovers?.[deal.pair];
+  if (leftover) {
+    takeOverLeftover(deal, leftover);
+    const { [deal.pair]: _taken, ...rest } = state.leftovers!;
+    state.leftovers = rest;
+  }
   state.nextDealNo += 1;
   state.dealsCounter += 1;
   state.deals.push(deal);

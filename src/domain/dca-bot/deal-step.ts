@@ -81,6 +81,7 @@ function onStepDone(deal: Deal, order: DealOrder, context: StepContext, out: Ste
   const first = !deal.tpSteps.some((s) => s.status === 'filled' || s.status === 'closed_at_market');
   step.status = order.role === 'take_profit' ? 'filled' : 'closed_at_market';
   step.executedAt = out.nowMs;
+  step.orderKey = order.key;
   // A replacement for this step may have gone out while this order was being cancelled.
   for (const other of deal.orders) {
     if (!other.cancelling && other.index === order.index && (other.role === 'take_profit' || other.role === 'take_profit_market')) {

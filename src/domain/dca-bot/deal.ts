@@ -55,6 +55,8 @@ export interface TakeProfitStepState {
   price: string | null;
   initialAmount: string | null;
   executedAt: number | null;
+  /** The order that completed the step (its limit order, or its close at market). */
+  orderKey?: string;
 }
 
 export interface Deal {
@@ -75,6 +77,13 @@ export interface Deal {
   orders: DealOrder[];
   entryAmount: string;
   entryVolume: string;
+  /**
+   * Base the entries left the deal with (bought by a long, owed by a short) and the quote they
+   * cost (paid by a long, received by a short), each net of the fees paid in it. Absent from
+   * deals stored before they were kept: the gross amount and volume stand in.
+   */
+  entryHeld?: string;
+  entryCost?: string;
   exitAmount: string;
   exitVolume: string;
   baseDelta: string;
@@ -100,6 +109,17 @@ export interface Deal {
   btcProfit: string | null;
   errorMessage: string | null;
   note: string;
+  /**
+   * Base under one lot step that the deal's exit could not trade, handed over to the bot at the
+   * close with its value; the bot's next deal on the pair starts with it (docs/mechanics.md).
+   */
+  leftover?: Leftover;
+}
+
+/** Base left over below one lot step, and what it cost in quote. */
+export interface Leftover {
+  base: string;
+  value: string;
 }
 
 export function newDeal(init: { id: number; no: number; pair: string; base: string; quote: string; settings: DealSettings; at: number }): Deal {
@@ -113,6 +133,8 @@ export function newDeal(init: { id: number; no: number; pair: string; base: stri
     orders: [],
     entryAmount: '0',
     entryVolume: '0',
+    entryHeld: '0',
+    entryCost: '0',
     exitAmount: '0',
     exitVolume: '0',
     baseDelta: '0',
@@ -148,6 +170,14 @@ export function averagePrice(deal: Deal): Decimal {
   return amount.isZero() ? ZERO : dec(deal.entryVolume).div(amount);
 }
 
+/**
+ * What the entries left the deal with, net of their fees: base held (long) or owed (short), and
+ * the quote that cost (long) or brought in (short).
+ */
+export function entryPosition(deal: Deal): { held: Decimal; cost: Decimal } {
+  return { held: dec(deal.entryHeld ?? deal.entryAmount), cost: dec(deal.entryCost ?? deal.entryVolume) };
+}
+
 /** Base the deal holds (long) or owes (short), net of fees. */
 export function position(deal: Deal): Decimal {
   const base = dec(deal.baseDelta);
@@ -167,9 +197,14 @@ export function bookFill(deal: Deal, order: DealOrder, fill: FillInput): void {
   const total = fill.amount.times(fill.price);
   order.filled = dec(order.filled).plus(fill.amount).toFixed();
   order.filledTotal = dec(order.filledTotal).plus(total).toFixed();
+  const feeBase = fill.feeCurrency === deal.base ? fill.fee : ZERO;
+  const feeQuote = fill.feeCurrency === deal.quote ? fill.fee : ZERO;
   if (ENTRY_ROLES.has(order.role)) {
+    const long = fill.side === 'buy';
     deal.entryAmount = dec(deal.entryAmount).plus(fill.amount).toFixed();
     deal.entryVolume = dec(deal.entryVolume).plus(total).toFixed();
+    deal.entryHeld = dec(deal.entryHeld ?? 0).plus(long ? fill.amount.minus(feeBase) : fill.amount.plus(feeBase)).toFixed();
+    deal.entryCost = dec(deal.entryCost ?? 0).plus(long ? total.plus(feeQuote) : total.minus(feeQuote)).toFixed();
   } else {
     deal.exitAmount = dec(deal.exitAmount).plus(fill.amount).toFixed();
     deal.exitVolume = dec(deal.exitVolume).plus(total).toFixed();
@@ -178,8 +213,33 @@ export function bookFill(deal: Deal, order: DealOrder, fill: FillInput): void {
   let base = dec(deal.baseDelta).plus(fill.amount.times(sign));
   let quote = dec(deal.quoteDelta).minus(total.times(sign));
   // A fee in a third currency (an exchange token) changes neither.
-  if (fill.feeCurrency === deal.base) base = base.minus(fill.fee);
-  if (fill.feeCurrency === deal.quote) quote = quote.minus(fill.fee);
+  base = base.minus(feeBase);
+  quote = quote.minus(feeQuote);
   deal.baseDelta = base.toFixed();
   deal.quoteDelta = quote.toFixed();
+}
+
+/** Values carried with a leftover are kept to this many decimals. */
+const LEFTOVER_DECIMALS = 10;
+
+/**
+ * At the close of a deal that closed its position: base the exit could not trade (under one lot
+ * step, fees taken from the coin leave such a remainder) leaves the deal at what it cost, so the
+ * deal's profit counts it, and goes to the bot.
+ */
+export function handOverLeftover(deal: Deal, lotStep: Decimal): void {
+  const base = dec(deal.baseDelta);
+  if (base.lte(0) || base.gte(lotStep)) return;
+  const entry = entryPosition(deal);
+  const unit = isLong(deal) ? entry.cost.div(entry.held) : dec(deal.exitVolume).div(dec(deal.exitAmount));
+  const value = base.times(unit).toDecimalPlaces(LEFTOVER_DECIMALS);
+  deal.baseDelta = '0';
+  deal.quoteDelta = dec(deal.quoteDelta).plus(value).toFixed();
+  deal.leftover = { base: base.toFixed(), value: value.toFixed() };
+}
+
+/** A new deal starts holding what the last deal on its pair left over, as if it had bought it. */
+export function takeOverLeftover(deal: Deal, leftover: Leftover): void {
+  deal.baseDelta = dec(deal.baseDelta).plus(dec(leftover.base)).toFixed();
+  deal.quoteDelta = dec(deal.quoteDelta).minus(dec(leftover.value)).toFixed();
 }

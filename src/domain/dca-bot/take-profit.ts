@@ -5,6 +5,11 @@
  * target mirrors it: avg·(1−tp)·(1−fee), rounded down. With take_profit_type `base` the target
  * profit is tp % of the base order's volume spread over the whole position, which is the same
  * formula with tp scaled by base-order volume / total volume.
+ *
+ * `avg` is what each coin the deal holds cost, fees of the entries included (docs/mechanics.md):
+ * where the buys' fee is taken from the coin, the deal holds less than it bought, and an average
+ * over the gross amount would leave it short of tp by about the fee. Where fees are paid in quote
+ * or another coin, it is the reference's bought_volume / bought_amount, plus the quote fees.
  */
 import { dec, type Decimal, ZERO } from '../../shared/decimal.ts';
 import type { DealSettings, DealStrategy } from './dca-settings.ts';
@@ -12,7 +17,7 @@ import type { TakeProfitStepState } from './deal.ts';
 import { ceilToStep, floorToStep } from './safety-orders.ts';
 
 export interface PositionFigures {
-  /** Base amount and quote volume of the entry fills (gross of fees). */
+  /** Base the entries left the deal holding (or owing) and what that cost, net of fees. */
   entryAmount: Decimal;
   entryVolume: Decimal;
   /** Quote volume of the base order's fills. */

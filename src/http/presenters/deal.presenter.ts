@@ -79,7 +79,7 @@ export function presentDeal(view: DealView, accountName: string, events?: Array<
       profit_percentage: Number(step.profitPercentage),
       editable: step.status === 'idle' || step.status === 'placed',
       panic_sellable: step.status === 'placed',
-      trade_id: keyIds.get(stepOrder(index)?.key ?? '') ?? null,
+      trade_id: keyIds.get(step.orderKey ?? stepOrder(index)?.key ?? '') ?? null,
       execution_timestamp: iso(step.executedAt),
       initial_amount: step.initialAmount,
       price: step.price,
