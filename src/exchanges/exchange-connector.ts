@@ -16,6 +16,8 @@ export interface ExchangeDescription {
   name: string;
   marketUrl: string;
   helpLink: string;
+  /** The address of the exchange's logo, for `market_icon`. */
+  icon: string;
   formFields: { required: FormField[]; optional: FormField[] };
   /** True when order updates can be streamed over a websocket; polled otherwise. */
   streamsOrders: boolean;

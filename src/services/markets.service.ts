@@ -22,11 +22,17 @@ export interface PaperMarketData {
   ticker(pair: string): Ticker | undefined;
 }
 
+/** A sheet of paper, inline, so the icon needs neither a route nor the network. */
+const PAPER_ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#3b4a5a"/>' +
+  '<path d="M9 6h10l5 5v15H9z" fill="#fff"/><path d="M19 6v5h5" fill="#cbd5e0"/></svg>';
+
 export const PAPER_DESCRIPTION: ExchangeDescription = {
   marketCode: PAPER_MARKET_CODE,
   name: 'Paper trading account',
   marketUrl: '',
   helpLink: '',
+  icon: `data:image/svg+xml,${encodeURIComponent(PAPER_ICON_SVG)}`,
   formFields: { required: [], optional: [] },
   streamsOrders: true,
 };

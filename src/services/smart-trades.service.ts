@@ -91,7 +91,9 @@ export class SmartTradesService {
     validateSmartTrade(config, market.rules, quote);
     const state = newSmartTrade(config, marketSteps(market), input.note ?? '');
     const created = await this.engine.create(smartTradeKind, { userId, accountId: account.id, state }, { type: 'start' });
-    return this.view(created);
+    // The reference answers a create with the trade as it accepted it: `created`, its position
+    // `to_process`. What the start did (orders placed, a market entry filled) shows from then on.
+    return this.view({ ...created, state });
   }
 
   async list(userId: number, mode: UserMode, query: SmartTradeListQuery): Promise<SmartTradeView[]> {

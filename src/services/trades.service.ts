@@ -22,7 +22,7 @@ import { MarketViews, type MarketView } from './trade-markets.ts';
 export interface CreateTradeInput {
   account_id: number;
   pair: string;
-  order: { type: 'market' | 'limit'; side: 'buy' | 'sell'; strategy?: TimeInForce; position_side?: 'both' | 'long' | 'short'; reduce_only?: boolean };
+  order: { type: 'market' | 'limit'; side: 'buy' | 'sell'; strategy?: TimeInForce | null; position_side?: 'both' | 'long' | 'short'; reduce_only?: boolean };
   units: { value: string };
   price?: { value?: string };
   conditional?: { enabled?: boolean; value?: Comparison; price?: { value?: string; type?: 'bid' | 'ask' | 'last' } };

@@ -77,6 +77,7 @@ describe('the paper account every user starts with', () => {
       [accountId, 'Paper trading account', 'paper_trading', 'PaperTrading', 'Paper trading account', false, 'ok'],
     );
     assert.deepEqual([entity.include_in_summary, entity.deposit_enabled, entity.supported_market_types], [true, false, ['spot']]);
+    assert.match(entity.market_icon, /^data:image\/svg\+xml,/);
     for (const field of ['btc_amount', 'usd_amount', 'day_profit_btc', 'day_profit_usd', 'btc_profit', 'usd_profit', 'total_btc_profit', 'total_usd_profit']) {
       assert.match(entity[field], /^-?\d+(\.\d+)?$/, field);
     }

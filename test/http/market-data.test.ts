@@ -31,14 +31,19 @@ describe('GET /ver1/accounts/market_list', () => {
   it('lists the paper market first, then the eight real exchanges', async () => {
     const response = await get('/ver1/accounts/market_list');
     assert.equal(response.status, 200, response.text);
+    const paperIcon = response.body[0].market_icon;
+    assert.match(paperIcon, /^data:image\/svg\+xml,%3Csvg%20/);
     assert.deepEqual(response.body[0], {
-      market_name: 'Paper trading account', market_url: '', market_icon: '', help_link: '', market_code: 'paper_trading',
+      market_name: 'Paper trading account', market_url: '', market_icon: paperIcon, help_link: '', market_code: 'paper_trading',
       form_fields: { required: [], optional: [] }, available_connection_flows: ['form'], third_party_allowed: false,
       trusted_ips: [], trusted_ips_input_type: 'inline', fast_connect_action_name: '',
     });
     const codes = response.body.map((market: { market_code: string }) => market.market_code);
     assert.deepEqual(codes, ['paper_trading', 'binance', 'bybit', 'okx', 'kucoin', 'coinbase', 'kraken', 'gate', 'bitget']);
     for (const market of response.body) assert.deepEqual(Object.keys(market).sort(), MARKET_FIELDS, market.market_code);
+    // Every market has an icon: the exchanges' logos as ccxt knows them.
+    for (const market of response.body) assert.ok(market.market_icon !== '', market.market_code);
+    assert.match(response.body[1].market_icon, /^https:\/\//);
   });
 
   it('names the credentials each exchange needs; okx, kucoin and bitget also need a passphrase', async () => {

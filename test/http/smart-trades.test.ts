@@ -31,8 +31,13 @@ describe('POST /v2/smart_trades', () => {
     assert.deepEqual(Object.keys(body.data).sort(), DATA_KEYS);
     assert.deepEqual(body.account, { id: bench.accountId, type: 'paper_trading', name: 'Paper trading account', market: 'Paper trading account', link: `/accounts/${bench.accountId}` });
     assert.deepEqual([body.version, body.pair, body.instant, body.note, body.note_raw, body.data.type], [2, 'USDT_ETH', false, 'first', 'first', 'smart_trade']);
-    assert.deepEqual(body.status, { type: 'waiting_position', basic_type: 'waiting_position', title: 'Pending Position Opened' });
-    assert.deepEqual(body.position.units, { value: '0.1', editable: true });
+    // As the reference answers a create: accepted, to be processed; the limit order goes out at once.
+    assert.deepEqual(body.status, { type: 'created', basic_type: 'created', title: 'Pending' });
+    assert.deepEqual(body.position.status, { type: 'to_process', basic_type: 'to_process', title: 'Pending' });
+    const shown = await call(bench, 'GET', `/v2/smart_trades/${body.id}`);
+    assert.deepEqual([shown.body.status.type, shown.body.position.status.type], ['waiting_position', 'order_placed']);
+    assert.deepEqual(body.position.units, { value: '0.1', editable: false });
+    assert.equal(shown.body.position.units.editable, true);
     assert.deepEqual(body.take_profit.steps[0].price, { type: 'last', value: '2400', percent: null });
     assert.deepEqual(body.stop_loss.conditional.price, { value: '1700', type: 'bid', percent: null });
     assert.deepEqual(body.profit, { volume: null, usd: null, percent: '0', roe: null });

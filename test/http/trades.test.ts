@@ -45,8 +45,11 @@ describe('POST /ver1/trades', () => {
   });
 
   it('gtc limit rests and locks its funds; ioc and fok that cannot fill end cancelled; post_only that would take fails', async () => {
-    const gtc = await create({ order: { type: 'limit', side: 'buy' }, price: { value: '1900' } });
-    assert.deepEqual([(await get(gtc.uuid)).status.value, (await balances(bench)).USDT!.locked], ['order_placed', 190]);
+    // A null strategy is the default, gtc; an unfilled trade shows its fill price as a decimal string.
+    const gtc = await create({ order: { type: 'limit', side: 'buy', strategy: null }, price: { value: '1900' } });
+    const resting = await get(gtc.uuid);
+    assert.deepEqual([resting.order.strategy, resting.filled], ['gtc', { units: '0', total: '0', price: '0', value: '0' }]);
+    assert.deepEqual([resting.status.value, (await balances(bench)).USDT!.locked], ['order_placed', 190]);
     await tick(bench, '1899');
     assert.equal((await get(gtc.uuid)).status.value, 'finished');
     await tick(bench, '2000');

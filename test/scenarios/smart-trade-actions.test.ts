@@ -91,10 +91,15 @@ describe('cancel and close by market', () => {
   it('cancel in waiting_targets cancels the targets and leaves the bought coins on the account', async () => {
     await tick(bench, '2000');
     const before = await balances(bench);
-    const created = await entered();
+    const created = await entered({ stop_loss: { enabled: true, order_type: 'market', conditional: { price: { type: 'bid', value: '1700' } } } });
     await call(bench, 'DELETE', `/v2/smart_trades/${created.id}`);
     const trade = await show(bench, created.id);
     assert.deepEqual([trade.status.type, trade.data.entered_amount, trade.data.closed_amount], ['cancelled', '0.999', '0']);
+    // The stop loss keeps its settings, with its status cancelled.
+    assert.deepEqual(
+      [trade.stop_loss.enabled, trade.stop_loss.order_type, trade.stop_loss.conditional.price, trade.stop_loss.status.type],
+      [true, 'market', { value: '1700', type: 'bid', percent: null }, 'cancelled'],
+    );
     const after = await balances(bench);
     assert.equal(Math.round((after.ETH!.free - before.ETH!.free) * 1e4) / 1e4, 0.999);
     const again = await call(bench, 'DELETE', `/v2/smart_trades/${created.id}`);

@@ -32,7 +32,8 @@ describe('SmartTrade entry on the paper exchange', () => {
   it('limit: rests below the price and fills when the market comes down to it', async () => {
     await tick(bench, '2000');
     const created = await createSmartTrade(bench, { position: position('0.5', { order_type: 'limit', price: { value: '1950' } }), take_profit: target('2100') });
-    assert.deepEqual([created.status.type, created.position.status.type], ['waiting_position', 'order_placed']);
+    assert.deepEqual([created.status.type, created.position.status.type], ['created', 'to_process']);
+    assert.equal((await balances(bench)).USDT!.locked, 975);
     await tick(bench, '1960');
     assert.equal((await show(bench, created.id)).status.type, 'waiting_position');
     await tick(bench, '1949');

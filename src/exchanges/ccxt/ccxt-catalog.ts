@@ -76,6 +76,7 @@ export function describeExchange(marketCode: string): ExchangeDescription {
     name: client.name ?? marketCode,
     marketUrl: firstLink(urls['www']),
     helpLink: firstLink(urls['doc']),
+    icon: firstLink(urls['logo']),
     formFields: { required, optional: [] },
     streamsOrders: Pro !== undefined && new Pro().has['watchOrders'] === true,
   };

@@ -25,6 +25,7 @@ describe(CcxtConnector.name, () => {
       name: 'Binance',
       marketUrl: 'https://www.binance.com',
       helpLink: 'https://developers.binance.com/en',
+      icon: 'https://github.com/user-attachments/assets/e9419b93-ccb0-46aa-9bff-c883f096274b',
       formFields: { required: [{ field: 'api_key', localized_name: 'API Key' }, { field: 'secret', localized_name: 'Secret' }], optional: [] },
       streamsOrders: true,
     });

@@ -47,7 +47,7 @@ export function presentAccount(overview: AccountOverview, market: ExchangeDescri
     fast_convert_available: false,
     grid_bots_allowed: true,
     api_key_invalid: account.apiKeyInvalid,
-    market_icon: '',
+    market_icon: market.icon,
     deposit_enabled: !paper,
     include_in_summary: account.includeInSummary,
     supported_market_types: ['spot'],

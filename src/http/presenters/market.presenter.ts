@@ -5,7 +5,7 @@ import type { Market, Ticker } from '../../exchanges/exchange.ts';
 export const presentMarketListEntry = (market: ExchangeDescription) => ({
   market_name: market.name,
   market_url: market.marketUrl,
-  market_icon: '',
+  market_icon: market.icon,
   help_link: market.helpLink,
   market_code: market.marketCode,
   form_fields: market.formFields,

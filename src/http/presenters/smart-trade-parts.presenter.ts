@@ -81,7 +81,7 @@ export function presentSteps(state: SmartTradeState, f: Figures) {
 export function presentStopLoss(state: SmartTradeState, f: Figures, editable: boolean) {
   const config = state.config.stopLoss;
   const stopLoss = state.stopLoss;
-  if (!config || !stopLoss || stopLoss.status === 'cancelled') return { enabled: false };
+  if (!config || !stopLoss) return { enabled: false };
   const level = stopLossLevel(state, f);
   const held = f.held;
   return {

@@ -44,7 +44,7 @@ export function presentTrade(view: TradeView) {
     filled: {
       units: filled?.toFixed() ?? '0',
       total: text(order?.filledQuote) ?? '0',
-      price: text(average),
+      price: text(average) ?? '0',
       value: filled ? filled.div(config.units).times(100).toDecimalPlaces(2).toFixed() : '0',
     },
     data: { cancelable: tradeAllows(state.status, 'cancel') },

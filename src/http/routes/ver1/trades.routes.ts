@@ -16,7 +16,8 @@ const CreateTrade = Type.Object({
   order: Type.Object({
     type: oneOf(['market', 'limit']),
     side: oneOf(['buy', 'sell']),
-    strategy: Type.Optional(oneOf(['gtc', 'ioc', 'fok', 'post_only'])),
+    // Clients send null for the default, as for the reference.
+    strategy: Type.Optional(Type.Union([oneOf(['gtc', 'ioc', 'fok', 'post_only']), Type.Null()])),
     position_side: Type.Optional(oneOf(['both', 'long', 'short'])),
     reduce_only: Type.Optional(Type.Boolean()),
   }),
