@@ -70,12 +70,15 @@ const grid = (lower: number, overrides: Partial<GridBotConfig>) =>
     ...overrides,
   });
 
+/** The grid over the candles' ticks and over the same path cut finely. */
+function hourlyAndFine(config: GridBotConfig, from: string, to: string) {
+  const prices = pricePath(from, to);
+  return [run(config, prices), run(config, finely(prices))] as const;
+}
+
 describe('trailing grids over three months of 1h candles', () => {
   it('trailing up through the 2019 rise: as many cycles and the same profit whatever the ticks', () => {
-    const prices = pricePath('2019-04-01T00:00:00Z', '2019-07-01T00:00:00Z');
-    const config = grid(3800, { trailingUpEnabled: true });
-    const hourly = run(config, prices);
-    const fine = run(config, finely(prices));
+    const [hourly, fine] = hourlyAndFine(grid(3800, { trailingUpEnabled: true }), '2019-04-01T00:00:00Z', '2019-07-01T00:00:00Z');
     assert.ok(hourly.cycles > 500, `${hourly.cycles} cycles`);
     assert.deepEqual([hourly.cycles, hourly.profit.toFixed(), hourly.lines, hourly.range], [fine.cycles, fine.profit.toFixed(), fine.lines, fine.range]);
     const shortfall = hourly.formula.minus(hourly.profit).div(hourly.formula);
@@ -83,10 +86,7 @@ describe('trailing grids over three months of 1h candles', () => {
   });
 
   it('trailing down through the 2018 fall: as many cycles and the same lines whatever the ticks', () => {
-    const prices = pricePath('2018-11-01T00:00:00Z', '2019-02-01T00:00:00Z');
-    const config = grid(6000, { trailingDownEnabled: true });
-    const hourly = run(config, prices);
-    const fine = run(config, finely(prices));
+    const [hourly, fine] = hourlyAndFine(grid(6000, { trailingDownEnabled: true }), '2018-11-01T00:00:00Z', '2019-02-01T00:00:00Z');
     assert.ok(hourly.cycles > 100, `${hourly.cycles} cycles`);
     assert.deepEqual([hourly.cycles, hourly.lines, hourly.range], [fine.cycles, fine.lines, fine.range]);
   });

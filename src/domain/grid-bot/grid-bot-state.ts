@@ -98,6 +98,7 @@ export interface GridBotState {
   seq: number;
   /** The price step of the market the lines were planned on. */
   priceStep: Decimal;
+  /** The settings the lines were laid out from: line k sits at the price the formula gives it on them. */
   origin: GridShape;
   startPrice: Decimal | null;
   balancing: SideOrder | null;
@@ -131,8 +132,6 @@ export function emptyFigures(): GridFigures {
   };
 }
 
-export const noCarry = (): Carry => ({ base: ZERO, value: ZERO });
-
 export const shapeOf = ({ gridType, lowerPrice, upperPrice, gridsQuantity }: GridBotConfig): GridShape => ({
   gridType,
   lowerPrice,
@@ -154,7 +153,7 @@ export function newGridBot(config: GridBotConfig, priceStep: Decimal): GridBotSt
     balancing: null,
     stopOrder: null,
     stop: null,
-    carry: noCarry(),
+    carry: { base: ZERO, value: ZERO },
     reserve: { base: ZERO, quote: ZERO },
     trailingUpEnded: false,
     growDownEnded: false,

@@ -101,9 +101,11 @@ function boughtOnLine(state: GridBotState, line: GridLine, done: PartialFill, ct
   const above = state.lines[state.lines.indexOf(line) + 1];
   const amount = above?.side === null ? floorToStep(pool, ctx.rules(state.config.pair).lotStep) : ZERO;
   const left = pool.minus(amount);
-  const cost = state.carry.value.plus(done.amount.minus(left).times(average)).plus(done.feeQuote);
-  state.carry = { base: left, value: left.times(average) };
+  const poolValue = state.carry.value.plus(done.amount.times(average)).plus(done.feeQuote);
+  const leftValue = amount.isZero() ? poolValue : left.times(average);
+  state.carry = { base: left, value: leftValue };
   if (!above || amount.isZero()) return;
+  const cost = poolValue.minus(leftValue);
   above.side = 'sell';
   above.amount = amount;
   above.cost = cost;
