@@ -204,6 +204,15 @@ describe('grid bot: past the bounds', () => {
     assert.ok(h.events.includes('Trailing down stopped: not enough USDT'));
   });
 
+  it('grows no line at or past an armed stop loss', () => {
+    const config = gridConfig({ trailingDownEnabled: true, lowerStopLoss: { enabled: true, price: dec(85), action: 'stop_bot' } });
+    const h = new GridHarness(config, 119).start();
+    h.moveTo(99).moveTo(89);
+    assert.deepEqual(h.lines().slice(0, 2), ['90 -', '100 sell*']);
+    assert.ok(h.events.includes('Trailing down stopped: the stop loss price is reached'));
+    assert.equal(h.state.status, 'running');
+  });
+
   it('takes away a growth line whose order the exchange refused, and grows no more', () => {
     const h = new GridHarness(gridConfig({ trailingDownEnabled: true }), 119).start();
     h.moveTo(99);

@@ -13,7 +13,7 @@ import { floorToStep } from './grid-lines.ts';
 import { cancelEverything, meetsMinimums } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';
 import { requiredFor } from './required-balances.ts';
-import { type GridBotState, stopKey } from './grid-bot-state.ts';
+import { type GridBotState, type PendingStop, stopKey } from './grid-bot-state.ts';
 
 export const STOP_TIMER = 'stop_loss';
 /** How long a stop loss waits for its cancellations to be confirmed before it acts on what it knows. */
@@ -53,9 +53,9 @@ export function triggerStopLoss(
   cancelEverything(state, out);
   const action = stopLoss.action === 'stop_bot' ? 'stop_bot' : stopLoss.action === 'stop_bot_and_sell' ? 'sell' : 'buy';
   state.status = 'stopping';
+  if (waiting.length === 0) return actOnStop(state, action, ctx, out);
   state.stop = { action, waiting };
-  if (waiting.length > 0) out.commands.push({ type: 'schedule_timer', key: STOP_TIMER, at: new Date(ctx.now.getTime() + STOP_WAIT_MS) });
-  settleStop(state, ctx, out);
+  out.commands.push({ type: 'schedule_timer', key: STOP_TIMER, at: new Date(ctx.now.getTime() + STOP_WAIT_MS) });
 }
 
 /** Marks one of the stop's cancelled orders as ended, and acts once none is left. */
@@ -65,20 +65,22 @@ export function orderEndedWhileStopping(state: GridBotState, order: number, ctx:
   settleStop(state, ctx, out);
 }
 
-/**
- * Acts on a pending stop loss once its cancelled orders have all ended, or when its wait ran out
- * (`waitOver`): stops, or sells or buys at market what the lines hold at the current price.
- */
+/** Acts on a pending stop loss once its cancelled orders have all ended, or when its wait ran out (`waitOver`). */
 export function settleStop(state: GridBotState, ctx: StepContext, out: GridOutput, waitOver = false): void {
   const stop = state.stop;
   if (!stop || (stop.waiting.length > 0 && !waitOver)) return;
   out.commands.push({ type: 'cancel_timer', key: STOP_TIMER });
   state.stop = null;
-  if (stop.action === 'stop_bot') return finishStop(state, out);
+  actOnStop(state, stop.action, ctx, out);
+}
+
+/** Stops, or sells or buys at market what the lines hold at the current price. */
+function actOnStop(state: GridBotState, action: PendingStop['action'], ctx: StepContext, out: GridOutput): void {
+  if (action === 'stop_bot') return finishStop(state, out);
   const { config, carry } = state;
   const rules = ctx.rules(config.pair);
   const price = ctx.price(config.pair)?.last;
-  const side = stop.action;
+  const side = action;
   const held = requiredFor(state.lines);
   if (price === undefined || price.isZero()) {
     out.log(gridMessages.marketSkipped(side, 'there is no price'));
