@@ -43,11 +43,13 @@ export function onTick(state: GridBotState, tick: TickInput, ctx: StepContext, o
 export function followPrice(state: GridBotState, price: Decimal, ctx: StepContext, out: GridOutput): void {
   if (state.status !== 'running' || state.lines.length < 2) return;
   const rules = ctx.rules(state.config.pair);
-  const before = state.lines.map((line) => line.id).join();
+  // Trailing and growth only change the ends of the grid.
+  const ends = () => `${state.lines[0]!.id}:${state.lines[state.lines.length - 1]!.id}`;
+  const before = ends();
   trailUp(state, price, rules, out);
   growDown(state, price, rules, out);
   growUp(state, price, rules, out);
-  if (state.lines.map((line) => line.id).join() !== before) showRange(state);
+  if (ends() !== before) showRange(state);
 }
 
 /** lower_price, upper_price and grids_quantity follow the lines once they trailed or grew. */
