@@ -1,5 +1,6 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Database, Sql } from './database.ts';
+import { named } from './statement-error.ts';
 
 /** Identity ids stay far below 2^53, so int8 columns come back as numbers; numeric stays text. */
 const parsers = { [types.INT8]: (value: string) => Number(value), [types.NUMERIC]: (v: string) => v };
@@ -19,7 +20,7 @@ class PgliteDatabase implements Database {
   constructor(readonly db: PGlite) {}
 
   async query<Row extends object>(text: string, params: unknown[] = []): Promise<Row[]> {
-    return (await this.db.query<Row>(text, params)).rows;
+    return named(text, async () => (await this.db.query<Row>(text, params)).rows);
   }
 
   async exec(text: string): Promise<void> {
@@ -29,8 +30,8 @@ class PgliteDatabase implements Database {
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     return this.db.transaction((tx) =>
       work({
-        query: async <Row extends object>(text: string, params: unknown[] = []) =>
-          (await tx.query<Row>(text, params)).rows,
+        query: <Row extends object>(text: string, params: unknown[] = []) =>
+          named(text, async () => (await tx.query<Row>(text, params)).rows),
       }),
     );
   }

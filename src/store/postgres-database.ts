@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Database, Sql } from './database.ts';
+import { named } from './statement-error.ts';
 
 const typeParsers = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -51,7 +52,7 @@ class PostgresDatabase implements Database {
   constructor(private readonly pool: pg.Pool) {}
 
   async query<Row extends object>(text: string, params: unknown[] = []): Promise<Row[]> {
-    return (await this.pool.query(text, params)).rows as Row[];
+    return named(text, async () => (await this.pool.query(text, params)).rows as Row[]);
   }
 
   async exec(text: string): Promise<void> {
@@ -63,8 +64,8 @@ class PostgresDatabase implements Database {
     try {
       await client.query('BEGIN');
       const result = await work({
-        query: async <Row extends object>(text: string, params: unknown[] = []) =>
-          (await client.query(text, params)).rows as Row[],
+        query: <Row extends object>(text: string, params: unknown[] = []) =>
+          named(text, async () => (await client.query(text, params)).rows as Row[]),
       });
       await client.query('COMMIT');
       return result;
