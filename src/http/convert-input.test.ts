@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import { convertInput } from './convert-input.ts';
 
 describe(convertInput.name, () => {
-  const cases: Array<[string, Parameters<typeof convertInput>[0], unknown, unknown]> = [
+  const cases: Array<[string, TSchema, unknown, unknown]> = [
     ['integer text', Type.Integer(), '42', 42],
     ['negative integer text', Type.Integer(), '-7', -7],
     ['a decimal is not an integer', Type.Integer(), '1.5', '1.5'],
@@ -13,9 +13,11 @@ describe(convertInput.name, () => {
     ['empty text is not a number', Type.Number(), '', ''],
     ['null is not a number', Type.Number(), null, null],
     ['decimal text', Type.Number(), '0.25', 0.25],
-    ['boolean text', Type.Boolean(), 'false', false],
-    ['1 as a boolean', Type.Boolean(), '1', true],
-    ['yes is not a boolean', Type.Boolean(), 'yes', 'yes'],
+    ...['true', 'True', 'TRUE', '1', 't', 'T', 'yes', 'Yes'].map((text): [string, TSchema, unknown, unknown] => [`${text} as a boolean`, Type.Boolean(), text, true]),
+    ...['false', 'False', 'FALSE', '0', 'f', 'F', 'no', 'NO'].map((text): [string, TSchema, unknown, unknown] => [`${text} as a boolean`, Type.Boolean(), text, false]),
+    ['on is not a boolean', Type.Boolean(), 'on', 'on'],
+    ['padded text is not a boolean', Type.Boolean(), ' true', ' true'],
+    ['python text in a nullable boolean', Type.Union([Type.Boolean(), Type.Null()]), 'False', false],
     ['a number for a string', Type.String(), 12.5, '12.5'],
     ['null is not a string', Type.String(), null, null],
     ['a single value for a list', Type.Array(Type.Integer()), '3', [3]],

@@ -18,6 +18,14 @@ interface SchemaNode {
 
 const INTEGER = /^-?\d+$/;
 const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+/**
+ * The reference is a Rails service, which reads "1", "0", "t", "f", "yes" and "no" as booleans too;
+ * Python clients write True and False.
+ */
+const BOOLEAN_TEXT = new Map([
+  ...['true', 't', 'yes', '1'].map((text) => [text, true] as const),
+  ...['false', 'f', 'no', '0'].map((text) => [text, false] as const),
+]);
 
 export function convertInput(schema: TSchema, value: unknown): unknown {
   return convert(schema as SchemaNode, value);
@@ -31,8 +39,7 @@ function convert(schema: SchemaNode, value: unknown): unknown {
     case 'number':
       return typeof value === 'string' && NUMBER.test(value) ? Number(value) : value;
     case 'boolean':
-      // The reference is a Rails service, which reads "1" and "0" as booleans too.
-      return value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+      return typeof value === 'string' ? (BOOLEAN_TEXT.get(value.toLowerCase()) ?? value) : value;
     case 'string':
       // JSON clients send numbers where the reference expects decimal strings.
       return typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
