@@ -149,8 +149,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const dcaStore = new SqlDcaRepository(db);
     const dcaPrices = exchangePrices(accounts, markets);
     const dcaBots = new DcaBotsService(engine, dcaStore, accounts, markets);
-    const deals = new DealsService(dcaStore, engine, dcaPrices);
-    const botStats = new BotStatsService(dcaStore, engine, dcaPrices, options.now ?? (() => new Date()));
+    const deals = new DealsService(dcaStore, engine, dcaPrices, accounts);
+    const botStats = new BotStatsService(dcaStore, engine, dcaPrices, accounts, options.now ?? (() => new Date()));
     let trading = false;
     return {
       config,

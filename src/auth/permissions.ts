@@ -13,15 +13,15 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Legacy reference pages spell the smart-trade permissions without the S; both mean the same. */
-const ALIASES: Record<string, Permission> = {
-  SMART_TRADE_READ: 'SMART_TRADES_READ',
-  SMART_TRADE_WRITE: 'SMART_TRADES_WRITE',
-};
+const ALIASES = new Map<string, Permission>([
+  ['SMART_TRADE_READ', 'SMART_TRADES_READ'],
+  ['SMART_TRADE_WRITE', 'SMART_TRADES_WRITE'],
+]);
 
 export function parsePermission(text: string): Permission | undefined {
   const upper = text.trim().toUpperCase();
   if ((PERMISSIONS as readonly string[]).includes(upper)) return upper as Permission;
-  return ALIASES[upper];
+  return ALIASES.get(upper);
 }
 
 /** Every key holds NONE implicitly; the rest must have been granted. */

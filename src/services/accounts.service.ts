@@ -80,6 +80,11 @@ export class AccountsService {
     return accounts.filter((account) => (account.marketCode === PAPER_MARKET_CODE) === (mode === 'paper'));
   }
 
+  /** The ids of the user's accounts of a mode: every list shows only what lives on them. */
+  async idsOf(userId: number, mode: UserMode): Promise<Set<number>> {
+    return new Set((await this.list(userId, mode)).map((account) => account.id));
+  }
+
   /** The account if it exists and belongs to the user: 404 or 403 otherwise. */
   async get(userId: number, accountId: number): Promise<Account> {
     const account = await this.accounts.findById(accountId);

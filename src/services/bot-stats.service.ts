@@ -12,6 +12,8 @@ import type { Automation } from '../engine/automation-kind.ts';
 import { dcaBotKind } from '../engine/kinds/dca-bot.kind.ts';
 import { dec, type Decimal, ZERO } from '../shared/decimal.ts';
 import type { DcaEngine, DcaPrices, DcaStore, ProfitSum } from './deals.service.ts';
+import type { AccountsService } from './accounts.service.ts';
+import type { UserMode } from './repositories.ts';
 import { USD_STABLECOINS } from './valuation.ts';
 
 export interface ActiveFigures {
@@ -20,6 +22,12 @@ export interface ActiveFigures {
   btcProfit: Decimal;
   usdLocked: Decimal;
   btcLocked: Decimal;
+}
+
+/** Statistics cover the accounts of the request's mode, narrowed to one account or one bot. */
+export interface StatsFilter {
+  accountId?: number;
+  botId?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -35,17 +43,19 @@ export class BotStatsService {
     private readonly store: DcaStore,
     private readonly engine: DcaEngine,
     private readonly prices: DcaPrices,
+    private readonly accounts: AccountsService,
     private readonly now: () => Date,
   ) {}
 
-  async stats(userId: number, filter: { accountId?: number; botId?: number }) {
-    const scope = { userId, ...filter };
+  async stats(userId: number, mode: UserMode, filter: StatsFilter) {
+    const accountIds = await this.accounts.idsOf(userId, mode);
+    const scope = { userId, accountIds: [...accountIds], ...filter };
     const [overall, today, bots] = await Promise.all([
       this.store.profitSums(scope),
       this.store.profitSums({ ...scope, closedFrom: startOfUtcDay(this.now()) }),
       this.bots(userId, filter),
     ]);
-    const active = await this.activeFigures(bots);
+    const active = await this.activeFigures(bots.filter((bot) => accountIds.has(bot.accountId)));
     return {
       overall_stats: byCurrency(overall),
       today_stats: byCurrency(today),
@@ -91,14 +101,15 @@ export class BotStatsService {
     };
   }
 
-  async statsByDate(userId: number, date: Date, filter: { accountId?: number; botId?: number }) {
+  async statsByDate(userId: number, mode: UserMode, date: Date, filter: StatsFilter) {
     const from = startOfUtcDay(date);
-    const sums = await this.store.profitSums({ userId, ...filter, closedFrom: from, closedBefore: new Date(from.getTime() + DAY_MS) });
+    const accountIds = [...(await this.accounts.idsOf(userId, mode))];
+    const sums = await this.store.profitSums({ userId, accountIds, ...filter, closedFrom: from, closedUntil: new Date(from.getTime() + DAY_MS - 1) });
     return { stats: byCurrency(sums), usd_profit: text(total(sums, 'usd')), btc_profit: text(total(sums, 'btc'), 18) };
   }
 
   /** The user's bots, narrowed to one account or one bot. */
-  async bots(userId: number, filter: { accountId?: number; botId?: number }): Promise<Automation<DcaBotState>[]> {
+  async bots(userId: number, filter: StatsFilter): Promise<Automation<DcaBotState>[]> {
     const bots = await this.engine.list(dcaBotKind, { userId, ...(filter.accountId === undefined ? {} : { accountId: filter.accountId }) });
     return filter.botId === undefined ? bots : bots.filter((bot) => bot.id === filter.botId);
   }

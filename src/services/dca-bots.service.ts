@@ -18,7 +18,7 @@ import { errors, FieldErrorCollector } from '../shared/errors.ts';
 import type { AccountsService } from './accounts.service.ts';
 import type { DcaEngine, DcaStore } from './deals.service.ts';
 import type { MarketsService } from './markets.service.ts';
-import type { Account } from './repositories.ts';
+import type { Account, UserMode } from './repositories.ts';
 
 export type Bot = Automation<DcaBotState>;
 
@@ -62,10 +62,14 @@ export class DcaBotsService {
     return this.engine.create(dcaBotKind, { userId, accountId, state });
   }
 
-  async list(userId: number, query: BotListQuery): Promise<Bot[]> {
-    const bots = await this.engine.list(dcaBotKind, { userId, ...(query.accountId === undefined ? {} : { accountId: query.accountId }) });
+  async list(userId: number, mode: UserMode, query: BotListQuery): Promise<Bot[]> {
+    const [bots, accounts] = await Promise.all([
+      this.engine.list(dcaBotKind, { userId, ...(query.accountId === undefined ? {} : { accountId: query.accountId }) }),
+      this.accounts.idsOf(userId, mode),
+    ]);
     const selected = bots.filter(
       (bot) =>
+        accounts.has(bot.accountId) &&
         (query.strategy === undefined || bot.state.config.deal.strategy === query.strategy) &&
         (query.scope === undefined || bot.state.enabled === (query.scope === 'enabled' || query.scope === 'enable')) &&
         (query.from === undefined || bot.createdAt >= query.from) &&

@@ -15,6 +15,7 @@ import type { Decimal } from '../shared/decimal.ts';
 import { ApiError, errors } from '../shared/errors.ts';
 import type { AccountsService } from './accounts.service.ts';
 import type { MarketsService } from './markets.service.ts';
+import type { UserMode } from './repositories.ts';
 import { usdPrice } from './valuation.ts';
 
 export interface StoredDeal {
@@ -27,6 +28,8 @@ export interface StoredDeal {
 
 export interface DealFilter {
   userId: number;
+  /** Only deals on these accounts (the request's mode), when given. */
+  accountIds?: readonly number[];
   botId?: number;
   accountId?: number;
   from?: Date;
@@ -44,10 +47,13 @@ export interface DealFilter {
 /** Closed deals that count (completed, closed at market, stopped out), by close time. */
 export interface ProfitFilter {
   userId: number;
+  /** Only deals on these accounts (the request's mode), when given. */
+  accountIds?: readonly number[];
   accountId?: number;
   botId?: number;
   closedFrom?: Date;
-  closedBefore?: Date;
+  /** Inclusive: the last millisecond of the last day, so the bound stays inside year 9999. */
+  closedUntil?: Date;
 }
 
 export interface ProfitSum {
@@ -118,10 +124,12 @@ export class DealsService {
     private readonly store: DcaStore,
     private readonly engine: DcaEngine,
     private readonly prices: DcaPrices,
+    private readonly accounts: AccountsService,
   ) {}
 
-  async list(filter: DealFilter): Promise<DealView[]> {
-    const stored = await this.store.listDeals(filter);
+  async list(mode: UserMode, filter: Omit<DealFilter, 'accountIds'>): Promise<DealView[]> {
+    const accountIds = [...(await this.accounts.idsOf(filter.userId, mode))];
+    const stored = await this.store.listDeals({ ...filter, accountIds });
     return Promise.all(stored.map((deal) => this.view(deal, false)));
   }
 

@@ -27,15 +27,16 @@ export interface SmartTradeListQuery {
 }
 
 const FINISHED: ReadonlySet<TradeStatus> = new Set(['finished', 'stop_loss_finished', 'panic_sold']);
-const STATUS_SCOPES: Record<string, (status: TradeStatus) => boolean> = {
-  all: () => true,
-  active: (status) => !ENDED.has(status),
-  finished: (status) => FINISHED.has(status),
-  successfully_finished: (status) => status === 'finished',
-  successfully_finish: (status) => status === 'finished',
-  cancelled: (status) => status === 'cancelled',
-  failed: (status) => status === 'failed',
-};
+const ALL = () => true;
+const STATUS_SCOPES = new Map<string, (status: TradeStatus) => boolean>([
+  ['all', ALL],
+  ['active', (status) => !ENDED.has(status)],
+  ['finished', (status) => FINISHED.has(status)],
+  ['successfully_finished', (status) => status === 'finished'],
+  ['successfully_finish', (status) => status === 'finished'],
+  ['cancelled', (status) => status === 'cancelled'],
+  ['failed', (status) => status === 'failed'],
+]);
 const STATUS_ORDER: TradeStatus[] = [
   'created', 'waiting_position', 'waiting_targets', 'pending_reduce_funds', 'panic_sell_pending', 'cancellation_pending',
   'finished', 'stop_loss_finished', 'panic_sold', 'cancelled', 'failed',
@@ -43,7 +44,7 @@ const STATUS_ORDER: TradeStatus[] = [
 
 export function matches({ accountId, createdAt, state }: Automation<SmartTradeState>, query: SmartTradeListQuery): boolean {
   const { config } = state;
-  const scope = STATUS_SCOPES[query.status ?? 'all'] ?? STATUS_SCOPES.all!;
+  const scope = STATUS_SCOPES.get(query.status ?? 'all') ?? ALL;
   return (
     (query.account_id === undefined || accountId === query.account_id) &&
     (query.pair === undefined || config.pair === parsePair(query.pair)?.code) &&

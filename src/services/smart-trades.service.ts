@@ -97,7 +97,7 @@ export class SmartTradesService {
   }
 
   async list(userId: number, mode: UserMode, query: SmartTradeListQuery): Promise<SmartTradeView[]> {
-    const accounts = new Set((await this.accounts.list(userId, mode)).map((account) => account.id));
+    const accounts = await this.accounts.idsOf(userId, mode);
     const automations = (await this.engine.list(smartTradeKind, { userId })).filter(
       (automation) => accounts.has(automation.accountId) && matches(automation, query),
     );

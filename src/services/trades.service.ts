@@ -18,6 +18,7 @@ import type { TradingRules } from '../domain/market/trading-rules.ts';
 import type { AccountsService } from './accounts.service.ts';
 import type { MarketsService } from './markets.service.ts';
 import { MarketViews, type MarketView } from './trade-markets.ts';
+import type { UserMode } from './repositories.ts';
 
 export interface CreateTradeInput {
   account_id: number;
@@ -52,7 +53,7 @@ export class TradesService {
 
   constructor(
     private readonly engine: Engine,
-    accounts: AccountsService,
+    private readonly accounts: AccountsService,
     markets: MarketsService,
   ) {
     this.views = new MarketViews(accounts, markets);
@@ -66,10 +67,12 @@ export class TradesService {
     return this.view(created);
   }
 
-  async list(userId: number, ended: boolean, query: TradeListQuery): Promise<TradeView[]> {
+  async list(userId: number, mode: UserMode, ended: boolean, query: TradeListQuery): Promise<TradeView[]> {
     const pair = query.pair === undefined ? undefined : parsePair(query.pair)?.code;
+    const accounts = await this.accounts.idsOf(userId, mode);
     const found = (await this.engine.list(tradeKind, { userId })).filter(
       ({ accountId, state }) =>
+        accounts.has(accountId) &&
         TRADE_ENDED.has(state.status) === ended &&
         (query.account_id === undefined || accountId === query.account_id) &&
         (query.pair === undefined || state.config.pair === pair),

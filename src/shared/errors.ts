@@ -109,7 +109,11 @@ export class FieldErrorCollector {
   private readonly collected: FieldErrors = {};
 
   add(field: string, message: string): void {
-    const messages = (this.collected[field] ??= []);
+    // Defined, not assigned, so a field called `constructor` or `__proto__` is a field like any other.
+    if (!Object.hasOwn(this.collected, field)) {
+      Object.defineProperty(this.collected, field, { value: [], enumerable: true, writable: true, configurable: true });
+    }
+    const messages = this.collected[field]!;
     if (!messages.includes(message)) messages.push(message);
   }
 

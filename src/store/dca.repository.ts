@@ -82,13 +82,14 @@ const ORDER_COLUMNS: Record<DealFilter['order'], string> = {
   profit_percentage: 'final_profit_percentage',
 };
 
-const SCOPES: Record<string, string> = {
-  active: 'NOT finished',
-  finished: 'finished',
-  completed: `status = 'completed'`,
-  cancelled: `status = 'cancelled'`,
-  failed: `status = 'failed'`,
-};
+/** A Map, not an object: a scope such as `constructor` must find nothing rather than a prototype member. */
+const SCOPES = new Map([
+  ['active', 'NOT finished'],
+  ['finished', 'finished'],
+  ['completed', `status = 'completed'`],
+  ['cancelled', `status = 'cancelled'`],
+  ['failed', `status = 'failed'`],
+]);
 
 /** Builds `WHERE` conditions with numbered parameters. */
 class Conditions {
@@ -108,11 +109,12 @@ class Conditions {
 function profitConditions(filter: ProfitFilter): Conditions {
   const conditions = new Conditions();
   conditions.add('user_id = ?', filter.userId);
+  if (filter.accountIds !== undefined) conditions.add('account_id = ANY(?::bigint[])', filter.accountIds);
   if (filter.accountId !== undefined) conditions.add('account_id = ?', filter.accountId);
   if (filter.botId !== undefined) conditions.add('bot_id = ?', filter.botId);
   conditions.parts.push(`status IN ('completed', 'panic_sold', 'stop_loss_finished')`);
   if (filter.closedFrom !== undefined) conditions.add('closed_at >= ?', filter.closedFrom);
-  if (filter.closedBefore !== undefined) conditions.add('closed_at < ?', filter.closedBefore);
+  if (filter.closedUntil !== undefined) conditions.add('closed_at <= ?', filter.closedUntil);
   return conditions;
 }
 
@@ -122,6 +124,7 @@ export class SqlDcaRepository implements DcaStore {
   async listDeals(filter: DealFilter): Promise<StoredDeal[]> {
     const conditions = new Conditions();
     conditions.add('user_id = ?', filter.userId);
+    if (filter.accountIds !== undefined) conditions.add('account_id = ANY(?::bigint[])', filter.accountIds);
     if (filter.botId !== undefined) conditions.add('bot_id = ?', filter.botId);
     if (filter.accountId !== undefined) conditions.add('account_id = ?', filter.accountId);
     if (filter.from !== undefined) conditions.add('created_at >= ?', filter.from);
@@ -129,7 +132,7 @@ export class SqlDcaRepository implements DcaStore {
     if (filter.base !== undefined) conditions.add('base = ?', filter.base);
     if (filter.quote !== undefined) conditions.add('quote = ?', filter.quote);
     if (filter.note !== undefined) conditions.add('note = ?', filter.note);
-    const scope = filter.scope === undefined ? undefined : SCOPES[filter.scope];
+    const scope = filter.scope === undefined ? undefined : SCOPES.get(filter.scope);
     if (scope) conditions.parts.push(scope);
     const direction = filter.direction === 'asc' ? 'ASC' : 'DESC';
     conditions.params.push(filter.limit, filter.offset);

@@ -213,7 +213,7 @@ describe('logs of a bot', () => {
     assert.equal((await around(at, at)).length, 1);
     assert.equal((await around(at + 1, at + 60_000)).length, 0);
     assert.equal((await around(at - 60_000, at - 1)).length, 0);
-    assertRecordInvalid(await get(user, `/ver1/grid_bots/${id}/profits?from=yesterday&to=2024-13-01`), { from: ['is invalid'] });
+    assertRecordInvalid(await get(user, `/ver1/grid_bots/${id}/profits?from=yesterday&to=2024-13-01`), { from: ['is invalid'], to: ['is invalid'] });
     assertRecordInvalid(await get(user, `/ver1/grid_bots/${id}/profits?to=2024-13-01`), { to: ['is invalid'] });
   });
 });

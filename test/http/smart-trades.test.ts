@@ -126,7 +126,10 @@ describe('GET /v2/smart_trades and /v2/smart_trades/:id', () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
     assert.deepEqual((await list(`?to=${tomorrow}&order_by=created_at`)).length, 3);
     assert.deepEqual(await list('?order_by=status&order_direction=asc'), [buy.id, simple.id, btc.id]);
-    assertRecordInvalid(await call(mine, 'GET', '/v2/smart_trades?per_page=101&from=yesterday'), { per_page: ['must be less than or equal to 100'] });
+    assertRecordInvalid(await call(mine, 'GET', '/v2/smart_trades?per_page=101&from=yesterday'), {
+      per_page: ['must be less than or equal to 100'],
+      from: ['is invalid'],
+    });
     assertRecordInvalid(await call(mine, 'GET', '/v2/smart_trades?from=yesterday'), { from: ['is invalid'] });
     await call(mine, 'DELETE', `/v2/smart_trades/${buy.id}`);
   });

@@ -180,7 +180,7 @@ function startConditions(list: NonNullable<BotParams['strategy_list']>, invalid:
       const points = Number(options.points);
       const trigger = String(options.trigger_condition ?? 'less');
       const period = options.time_period === undefined || options.time_period === null ? 14 : Number(options.time_period);
-      if (!(time in TIMEFRAMES)) invalid.add(`${field}[options][time]`, 'does not have a valid value');
+      if (!Object.hasOwn(TIMEFRAMES, time)) invalid.add(`${field}[options][time]`, 'does not have a valid value');
       if (!Number.isFinite(points) || points < 0 || points > 100) invalid.add(`${field}[options][points]`, 'must be a number from 0 to 100');
       if (!(RSI_TRIGGERS as readonly string[]).includes(trigger)) invalid.add(`${field}[options][trigger_condition]`, 'does not have a valid value');
       if (!Number.isInteger(period) || period < 2 || period > 100) invalid.add(`${field}[options][time_period]`, 'must be an integer from 2 to 100');

@@ -5,7 +5,8 @@
  */
 import Type from 'typebox';
 import { GRID_SORT_FIELDS } from '../../services/grid-bots.service.ts';
-import { Id, oneOf } from './common.ts';
+import { Id, Offset, oneOf, Page, SafeInteger } from './common.ts';
+import { Instant } from './instant.ts';
 
 /** A non-negative decimal, sent as a JSON number or a string; kept as its exact text. */
 const DecimalText = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$', maxLength: 64 });
@@ -26,12 +27,12 @@ const settings = {
   upper_price: DecimalText,
   lower_price: DecimalText,
   quantity_per_grid: DecimalText,
-  grids_quantity: Type.Integer(),
+  grids_quantity: SafeInteger,
   grid_type: Type.Optional(oneOf(['arithmetic', 'geometric'])),
   order_currency_type: Type.Optional(oneOf(['base', 'quote'])),
   profit_currency_type: Type.Optional(oneOf(['base', 'quote'])),
-  max_active_buy_lines: Type.Optional(Type.Integer()),
-  max_active_sell_lines: Type.Optional(Type.Integer()),
+  max_active_buy_lines: Type.Optional(SafeInteger),
+  max_active_sell_lines: Type.Optional(SafeInteger),
   trailing_up_enabled: Flag,
   trailing_down_enabled: Flag,
   expansion_up_enabled: Flag,
@@ -66,8 +67,8 @@ export const ListGridBots = Type.Object({
   sort_by: Type.Optional(oneOf([...GRID_SORT_FIELDS])),
   sort_direction: Type.Optional(Direction),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
-  from: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  offset: Offset,
+  from: Type.Optional(Instant),
   base: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
   quote: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
 });
@@ -78,18 +79,18 @@ export const GridBotNote = Type.Object({ id: Id, note: Type.String({ maxLength: 
 
 export const GridBotEvents = Type.Object({
   id: Id,
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: Page,
   per_page: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
 });
 
 export const GridBotMarketOrders = Type.Object({
   id: Id,
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Offset,
 });
 
 export const GridBotProfits = Type.Object({
   id: Id,
-  from: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  to: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  from: Type.Optional(Instant),
+  to: Type.Optional(Instant),
 });

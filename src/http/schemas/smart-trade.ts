@@ -5,7 +5,8 @@
  * SmartTrade settings reader and validation, with the same bracketed names.
  */
 import Type from 'typebox';
-import { Id, oneOf } from './common.ts';
+import { Id, oneOf, Page } from './common.ts';
+import { Instant } from './instant.ts';
 
 export const Decimal = Type.String({ pattern: '^\\d+(\\.\\d+)?$', maxLength: 40 });
 const PriceType = oneOf(['bid', 'ask', 'last']);
@@ -86,13 +87,13 @@ export const ListSmartTrades = Type.Object({
   account_id: Type.Optional(Id),
   pair: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
   type: Type.Optional(oneOf([...SMART_TRADE_TYPES])),
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  page: Page,
   per_page: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   status: Type.Optional(oneOf(['all', 'active', 'finished', 'successfully_finished', 'successfully_finish', 'cancelled', 'failed'])),
   order_by: oneOf(['created_at', 'updated_at', 'closed_at', 'status', 'profit', 'profit_percentage'], { default: 'status' }),
   order_direction: oneOf(['asc', 'desc', 'ASC', 'DESC'], { default: 'desc' }),
-  from: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
-  to: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  from: Type.Optional(Instant),
+  to: Type.Optional(Instant),
   base: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
   quote: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
 });

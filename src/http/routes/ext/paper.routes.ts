@@ -8,6 +8,7 @@ import { ApiError, FieldErrorCollector } from '../../../shared/errors.ts';
 import { PAPER_MARKET_CODE } from '../../../services/markets.service.ts';
 import { defineRoute } from '../../route.ts';
 import { oneOf } from '../../schemas/common.ts';
+import { Instant, instant } from '../../schemas/instant.ts';
 
 const Price = Type.String({ pattern: '^\\d+(\\.\\d+)?$', maxLength: 40 });
 
@@ -20,7 +21,7 @@ const TicksInput = Type.Object({
       bid: Type.Optional(Price),
       ask: Type.Optional(Price),
       volume: Type.Optional(Price),
-      at: Type.Optional(Type.String({ format: 'date-time' })),
+      at: Type.Optional(Instant),
     }),
     { minItems: 1, maxItems: 1000 },
   ),
@@ -62,7 +63,7 @@ export const paperRoutes = (paper: PaperTrading, applyTicks: PaperTicks, now: ()
         input.ticks.map((tick) => ({
           pair: tick.pair,
           price: dec(tick.price),
-          at: tick.at === undefined ? at : new Date(tick.at),
+          at: tick.at === undefined ? at : instant(tick.at),
           ...(tick.bid === undefined ? {} : { bid: dec(tick.bid) }),
           ...(tick.ask === undefined ? {} : { ask: dec(tick.ask) }),
           ...(tick.volume === undefined ? {} : { volume: dec(tick.volume) }),

@@ -4,6 +4,7 @@ import { errors } from '../../../shared/errors.ts';
 import { presentSubTrades } from '../../presenters/smart-trade-parts.presenter.ts';
 import { presentSmartTrade } from '../../presenters/smart-trade.presenter.ts';
 import { defineRoute } from '../../route.ts';
+import { optionalInstant } from '../../schemas/instant.ts';
 import {
   CreateSmartTrade,
   EditSmartTrade,
@@ -15,13 +16,6 @@ import {
 } from '../../schemas/smart-trade.ts';
 
 const tags = ['smart_trades'];
-
-function date(field: string, text: string | undefined): Date | undefined {
-  if (text === undefined) return undefined;
-  const parsed = new Date(text);
-  if (Number.isNaN(parsed.getTime())) throw errors.recordInvalid({ [field]: ['is invalid'] });
-  return parsed;
-}
 
 export const smartTradeRoutes = (smartTrades: SmartTradesService) => {
   const action = (url: string, summary: string, run: (userId: number, id: number) => Promise<Parameters<typeof presentSmartTrade>[0]>) =>
@@ -52,13 +46,11 @@ export const smartTradeRoutes = (smartTrades: SmartTradesService) => {
       input: ListSmartTrades,
       handler: async ({ input, caller }) => {
         const { from, to, order_direction: direction, ...rest } = input;
-        const fromDate = date('from', from);
-        const toDate = date('to', to);
         const views = await smartTrades.list(caller.userId, await caller.mode(), {
           ...rest,
           order_direction: direction.toLowerCase() as 'asc' | 'desc',
-          ...(fromDate ? { from: fromDate } : {}),
-          ...(toDate ? { to: toDate } : {}),
+          ...optionalInstant('from', from),
+          ...optionalInstant('to', to),
         });
         return views.map(presentSmartTrade);
       },

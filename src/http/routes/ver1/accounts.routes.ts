@@ -5,7 +5,7 @@ import type { MarketsService } from '../../../services/markets.service.ts';
 import type { Account } from '../../../services/repositories.ts';
 import { presentAccount, presentPieChart, presentTableData } from '../../presenters/account.presenter.ts';
 import { defineRoute } from '../../route.ts';
-import { Id } from '../../schemas/common.ts';
+import { Id, Page } from '../../schemas/common.ts';
 import { accountActivityRoutes } from './account-activity.routes.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -49,7 +49,7 @@ export const accountRoutes = (deps: AccountRouteDeps) => {
       summary: "The user's accounts for the current mode (paper or real)",
       tags: ['accounts'],
       input: Type.Object({
-        page: Type.Integer({ minimum: 1, default: 1 }),
+        page: Page,
         per_page: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
       }),
       handler: async ({ input, caller }) => {

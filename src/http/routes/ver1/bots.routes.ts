@@ -3,11 +3,11 @@ import Type from 'typebox';
 import type { BotStatsService } from '../../../services/bot-stats.service.ts';
 import type { Bot, DcaBotsService } from '../../../services/dca-bots.service.ts';
 import type { DealsService } from '../../../services/deals.service.ts';
-import { errors } from '../../../shared/errors.ts';
 import { presentBot, STRATEGY_LIST } from '../../presenters/bot.presenter.ts';
 import { presentDeal } from '../../presenters/deal.presenter.ts';
 import { defineRoute } from '../../route.ts';
-import { Id, oneOf } from '../../schemas/common.ts';
+import { Id, Offset, oneOf } from '../../schemas/common.ts';
+import { Instant, instant, optionalInstant } from '../../schemas/instant.ts';
 import { BotId, CreateBotInput, DecimalText, jsonLists, toParams, UpdateBotInput } from '../../schemas/dca-bot.ts';
 
 export interface BotRouteDeps {
@@ -101,18 +101,18 @@ export const botRoutes = (deps: BotRouteDeps) => {
         order_direction: Type.Optional(oneOf(['asc', 'desc', 'ASC', 'DESC'])),
         sort_direction: Type.Optional(oneOf(['asc', 'desc', 'ASC', 'DESC'])),
         limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-        offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
-        from: Type.Optional(Type.String({ format: 'date-time' })),
+        offset: Offset,
+        from: Type.Optional(Instant),
         quote: Type.Optional(Type.String({ maxLength: 20 })),
         form_type: Type.Optional(Type.String()),
       }),
       handler: async ({ input, caller }) => {
         const direction = (input.order_direction ?? input.sort_direction ?? 'desc').toLowerCase() as 'asc' | 'desc';
-        const bots = await deps.bots.list(caller.userId, {
+        const bots = await deps.bots.list(caller.userId, await caller.mode(), {
           ...(input.account_id === undefined ? {} : { accountId: input.account_id }),
           ...(input.strategy === undefined ? {} : { strategy: input.strategy }),
           ...(input.scope === undefined ? {} : { scope: input.scope }),
-          ...(input.from === undefined ? {} : { from: new Date(input.from) }),
+          ...optionalInstant('from', input.from),
           ...(input.quote === undefined ? {} : { quote: input.quote.toUpperCase() }),
           sortBy: input.sort_by ?? 'created_at',
           direction,
@@ -130,7 +130,7 @@ export const botRoutes = (deps: BotRouteDeps) => {
       input: Type.Object(StatsFilter),
       handler: async ({ input, caller }) => {
         if (input.bot_id !== undefined) await deps.bots.get(caller.userId, input.bot_id);
-        return deps.botStats.stats(caller.userId, filterOf(input));
+        return deps.botStats.stats(caller.userId, await caller.mode(), filterOf(input));
       },
     }),
     defineRoute({
@@ -138,12 +138,8 @@ export const botRoutes = (deps: BotRouteDeps) => {
       url: '/ver1/bots/stats_by_date',
       summary: 'Profit of the deals closed on one UTC day',
       tags: ['dca bots'],
-      input: Type.Object({ ...StatsFilter, date: Type.String({ minLength: 1, maxLength: 40 }) }),
-      handler: async ({ input, caller }) => {
-        const date = new Date(input.date);
-        if (Number.isNaN(date.getTime())) throw errors.recordInvalid({ date: ['is invalid'] });
-        return deps.botStats.statsByDate(caller.userId, date, filterOf(input));
-      },
+      input: Type.Object({ ...StatsFilter, date: Instant }),
+      handler: async ({ input, caller }) => deps.botStats.statsByDate(caller.userId, await caller.mode(), instant(input.date), filterOf(input)),
     }),
     defineRoute({
       method: 'GET',

@@ -10,7 +10,8 @@ import { dec, ZERO } from '../../../shared/decimal.ts';
 import { errors, FieldErrorCollector } from '../../../shared/errors.ts';
 import { presentAddFundsData, presentDeal, presentMarketOrder } from '../../presenters/deal.presenter.ts';
 import { defineRoute } from '../../route.ts';
-import { Id, oneOf } from '../../schemas/common.ts';
+import { Id, Offset, oneOf } from '../../schemas/common.ts';
+import { Instant, optionalInstant } from '../../schemas/instant.ts';
 import { DEAL_SETTING_FIELDS, DecimalText, jsonLists } from '../../schemas/dca-bot.ts';
 
 export interface DealRouteDeps {
@@ -64,9 +65,9 @@ export const dealRoutes = (deps: DealRouteDeps) => {
         bot_id: Type.Optional(Id),
         account_id: Type.Optional(Id),
         limit: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
-        offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 }),
-        from: Type.Optional(Type.String({ format: 'date-time' })),
-        to: Type.Optional(Type.String({ format: 'date-time' })),
+        offset: Offset,
+        from: Type.Optional(Instant),
+        to: Type.Optional(Instant),
         scope: Type.Optional(Type.String({ maxLength: 20 })),
         order: oneOf(['created_at', 'updated_at', 'closed_at', 'profit', 'profit_percentage'], { default: 'created_at' }),
         order_direction: oneOf(['asc', 'desc', 'ASC', 'DESC'], { default: 'desc' }),
@@ -75,7 +76,7 @@ export const dealRoutes = (deps: DealRouteDeps) => {
         note: Type.Optional(Type.String({ maxLength: 300 })),
       }),
       handler: async ({ input, caller }) => {
-        const views = await deps.deals.list({
+        const views = await deps.deals.list(await caller.mode(), {
           userId: caller.userId,
           order: input.order,
           direction: input.order_direction.toLowerCase() as 'asc' | 'desc',
@@ -83,8 +84,8 @@ export const dealRoutes = (deps: DealRouteDeps) => {
           offset: input.offset,
           ...(input.bot_id === undefined ? {} : { botId: input.bot_id }),
           ...(input.account_id === undefined ? {} : { accountId: input.account_id }),
-          ...(input.from === undefined ? {} : { from: new Date(input.from) }),
-          ...(input.to === undefined ? {} : { to: new Date(input.to) }),
+          ...optionalInstant('from', input.from),
+          ...optionalInstant('to', input.to),
           ...(input.scope === undefined ? {} : { scope: input.scope }),
           ...(input.base === undefined ? {} : { base: input.base.toUpperCase() }),
           ...(input.quote === undefined ? {} : { quote: input.quote.toUpperCase() }),

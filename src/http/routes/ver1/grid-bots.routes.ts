@@ -1,6 +1,5 @@
 /** /ver1/grid_bots: create, list, show, edit, enable, disable, note and delete grid bots, and their logs. */
 import type { GridBotsService } from '../../../services/grid-bots.service.ts';
-import { errors } from '../../../shared/errors.ts';
 import {
   presentGridBot,
   presentGridEvent,
@@ -9,6 +8,7 @@ import {
   presentRequiredBalances,
 } from '../../presenters/grid-bot.presenter.ts';
 import { defineRoute } from '../../route.ts';
+import { optionalInstant } from '../../schemas/instant.ts';
 import {
   CreateGridBot,
   GridBotEvents,
@@ -48,7 +48,7 @@ export const gridBotRoutes = (gridBots: GridBotsService) => [
         ...(input.sort_direction === undefined ? {} : { sortDirection: input.sort_direction.toLowerCase() as 'asc' | 'desc' }),
         limit: input.limit,
         offset: input.offset,
-        ...(input.from === undefined ? {} : { from: instant(input.from, 'from') }),
+        ...optionalInstant('from', input.from),
         ...(input.base === undefined ? {} : { base: input.base }),
         ...(input.quote === undefined ? {} : { quote: input.quote }),
       });
@@ -150,31 +150,8 @@ export const gridBotRoutes = (gridBots: GridBotsService) => [
     tags,
     input: GridBotProfits,
     handler: async ({ input, caller }) => {
-      const range = {
-        ...(input.from === undefined ? {} : { from: instant(input.from, 'from') }),
-        ...(input.to === undefined ? {} : { to: instant(input.to, 'to') }),
-      };
+      const range = { ...optionalInstant('from', input.from), ...optionalInstant('to', input.to) };
       return (await gridBots.profits(caller.userId, input.id, range)).map(presentGridProfit);
     },
   }),
 ];
-
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-
-/**
- * An ISO 8601 date or date-time (UTC unless it names an offset) or Unix seconds. Date.parse alone
- * would take "2024-02-30" for March 1 and accept text after a date.
- */
-function instant(text: string, field: string): Date {
-  const invalid = () => errors.recordInvalid({ [field]: ['is invalid'] });
-  if (/^\d{1,10}$/.test(text)) return new Date(Number(text) * 1000);
-  const match = ISO_INSTANT.exec(text);
-  if (!match) throw invalid();
-  const [, year, month, day, hours = '00', minutes = '00', seconds = '00', fraction = '', zone = 'Z'] = match;
-  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  const valid =
-    calendar.toISOString().slice(0, 10) === `${year}-${month}-${day}` && Number(hours) < 24 && Number(minutes) < 60 && Number(seconds) < 60;
-  const time = Date.parse(`${year}-${month}-${day}T${hours}:${minutes}:${seconds}${fraction.slice(0, 4)}${zone}`);
-  if (!valid || Number.isNaN(time)) throw invalid();
-  return new Date(time);
-}

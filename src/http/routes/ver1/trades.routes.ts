@@ -3,7 +3,7 @@ import Type from 'typebox';
 import type { TradesService } from '../../../services/trades.service.ts';
 import { presentTrade } from '../../presenters/trade.presenter.ts';
 import { defineRoute } from '../../route.ts';
-import { Id, oneOf } from '../../schemas/common.ts';
+import { Id, Offset, oneOf } from '../../schemas/common.ts';
 import { Decimal } from '../../schemas/smart-trade.ts';
 
 const tags = ['trades'];
@@ -42,7 +42,7 @@ const listQuery = (orderBy: readonly ['pair', 'created_at', ...Array<'closed_at'
     order_by: oneOf([...orderBy], { default: 'created_at' }),
     order_direction: oneOf(['asc', 'desc'], { default: 'asc' }),
     limit: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
-    offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
+    offset: Offset,
   });
 
 export const tradeRoutes = (trades: TradesService) => [
@@ -61,7 +61,7 @@ export const tradeRoutes = (trades: TradesService) => [
     summary: 'Active trades',
     tags,
     input: listQuery(['pair', 'created_at']),
-    handler: async ({ input, caller }) => ({ trades: (await trades.list(caller.userId, false, input)).map(presentTrade) }),
+    handler: async ({ input, caller }) => ({ trades: (await trades.list(caller.userId, await caller.mode(), false, input)).map(presentTrade) }),
   }),
   defineRoute({
     method: 'GET',
@@ -69,7 +69,7 @@ export const tradeRoutes = (trades: TradesService) => [
     summary: 'Finished, cancelled and failed trades',
     tags,
     input: listQuery(['pair', 'created_at', 'closed_at']),
-    handler: async ({ input, caller }) => ({ trades: (await trades.list(caller.userId, true, input)).map(presentTrade) }),
+    handler: async ({ input, caller }) => ({ trades: (await trades.list(caller.userId, await caller.mode(), true, input)).map(presentTrade) }),
   }),
   defineRoute({
     method: 'GET',
