@@ -42,6 +42,9 @@ declare module 'fastify' {
 }
 
 const NO_INPUT = Type.Object({});
+/** Unsigned routes take no body; a small cap keeps anyone without a key from making us read one. */
+const UNSIGNED_BODY_LIMIT = 4096;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function registerRoutes(app: FastifyInstance, routes: RouteDefinition[]): void {
   for (const route of routes) {
@@ -49,15 +52,18 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDefinition[]):
     if (!access) throw new Error(`${route.method} ${route.url} is missing from the access table`);
     const input = route.input ?? NO_INPUT;
     const validate = compileValidator<unknown>(input);
-    const inputDocs = route.method === 'GET' || route.method === 'DELETE' ? 'querystring' : 'body';
     app.route({
       method: route.method,
-      url: `${API_PREFIX}${route.url}`,
+      url: `${API_PREFIX}${routerPath(route.url, input)}`,
       config: { access },
+      ...(access.signed ? {} : { bodyLimit: UNSIGNED_BODY_LIMIT }),
       schema: {
         summary: route.summary,
+        description: accessText(access),
+        'x-permission': access.permission,
+        'x-signed': access.signed,
         tags: route.tags,
-        [inputDocs]: input,
+        ...documentedInput(route, input),
         ...(access.signed ? { security: [{ Apikey: [], Signature: [] }] } : {}),
       },
       handler: async (request, reply) => {
@@ -67,9 +73,44 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDefinition[]):
           request,
           reply,
         });
-        reply.code(route.successStatus ?? 200);
-        return result;
+        // Clients parse every reply as JSON, so a handler may not answer with nothing or bare text.
+        if (result === undefined) throw new Error(`${route.method} ${route.url} answered no body`);
+        return reply
+          .code(route.successStatus ?? 200)
+          .type(JSON_TYPE)
+          .send(JSON.stringify(result));
       },
     });
   }
+}
+
+/**
+ * An integer path parameter matches only digits, so a word in its place (`/ver1/accounts/summary`)
+ * is an unknown path (404, or 501 for a reference endpoint not served), never a malformed id.
+ */
+function routerPath(url: string, input: TSchema): string {
+  const properties = (input as { properties?: Record<string, { type?: string }> }).properties ?? {};
+  return url.replace(/:(\w+)/g, (param, name: string) => (properties[name]?.type === 'integer' ? `${param}(^\\d+$)` : param));
+}
+
+function accessText(access: RouteAccess): string {
+  return access.signed ? `Signed; the key needs the ${access.permission} permission.` : 'Public: no key or signature needed.';
+}
+
+/** Path parameters are documented as such, the rest as the query (GET, DELETE) or the body. */
+function documentedInput(route: RouteDefinition, input: TSchema) {
+  const { properties = {}, required = [], ...schema } = input as TSchema & { properties?: Record<string, TSchema>; required?: string[] };
+  const pathNames = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+  // A parameter with a default is required of the handler, not of the client.
+  const otherNames = required.filter((name) => !pathNames.includes(name) && (properties[name] as { default?: unknown }).default === undefined);
+  const others = {
+    ...schema,
+    properties: Object.fromEntries(Object.entries(properties).filter(([name]) => !pathNames.includes(name))),
+    ...(otherNames.length > 0 ? { required: otherNames } : {}),
+  };
+  const params = Object.fromEntries(pathNames.map((name) => [name, properties[name] ?? Type.String()]));
+  return {
+    ...(pathNames.length > 0 ? { params: Type.Object(params) } : {}),
+    [route.method === 'GET' || route.method === 'DELETE' ? 'querystring' : 'body']: others,
+  };
 }

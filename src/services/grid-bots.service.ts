@@ -150,11 +150,12 @@ export class GridBotsService {
     return this.act(account, bot.id, { type: 'note', note: note === '' ? null : note });
   }
 
-  /** Stops the bot (its orders are cancelled) and forgets it with its history. */
-  async remove(userId: number, id: number): Promise<void> {
-    const { bot } = await this.load(userId, id);
-    await this.engine.act(kind, bot.id, { type: 'delete' });
+  /** Stops the bot (its orders are cancelled) and forgets it with its history; answers it as it ended. */
+  async remove(userId: number, id: number): Promise<GridBotView> {
+    const { bot, account } = await this.load(userId, id);
+    const deleted = await this.engine.act(kind, bot.id, { type: 'delete' });
     await this.engine.remove(kind, bot.id);
+    return this.view(deleted, account);
   }
 
   async requiredBalances(userId: number, id: number): Promise<GridRequiredBalances> {

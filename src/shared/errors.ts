@@ -58,6 +58,9 @@ export const errors = {
       "Forced mode is not included in the ['real', 'paper']",
     ),
   notFound: () => new ApiError(404, 'not_found', 'Not Found'),
+  /** A reference endpoint this server does not serve (src/http/unsupported-routes.ts). */
+  notImplemented: (route: string, reason: string) =>
+    new ApiError(501, 'not_implemented', `${route} is a reference endpoint this server does not serve (${reason}); see docs/api-compatibility.md`),
   recordInvalid: (attributes: FieldErrors, status = 400) =>
     new ApiError(status, 'record_invalid', 'Invalid parameters', attributes),
   invalidRequest: (description: string) => new ApiError(400, 'invalid_request', description),

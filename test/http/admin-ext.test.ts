@@ -141,14 +141,16 @@ describe('GET and DELETE /ext/api_keys', () => {
     }
   });
 
-  it('answers 400 naming id for an id that is not a plain integer', async () => {
+  it('answers 404 for an id that is not a plain integer, and 400 naming id for 0', async () => {
     // Each of these would read as id 1 (the operator's own key) under a lenient conversion.
-    for (const id of ['abc', '1.5', '1.0', '0x1', '1e0', '%201', '-3', '0']) {
+    for (const id of ['abc', '1.5', '1.0', '0x1', '1e0', '%201', '-3']) {
       const response = await t.request({ method: 'DELETE', path: `/ext/api_keys/${id}`, credentials: admin });
-      assert.equal(response.status, 400, id);
-      assert.equal(response.body.error, 'record_invalid');
-      assert.deepEqual(Object.keys(response.body.error_attributes), ['id']);
+      assert.equal(response.status, 404, id);
+      assert.deepEqual(response.body, { error: 'not_found', error_description: 'Not Found' });
     }
+    const zero = await t.request({ method: 'DELETE', path: '/ext/api_keys/0', credentials: admin });
+    assert.equal(zero.status, 400);
+    assert.deepEqual(Object.keys(zero.body.error_attributes), ['id']);
     assert.equal((await t.request({ path: '/ext/users', credentials: admin })).status, 200);
   });
 });

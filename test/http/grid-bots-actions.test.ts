@@ -133,12 +133,14 @@ describe('enable, disable and note', () => {
 });
 
 describe('DELETE /ver1/grid_bots/:id', () => {
-  it('cancels the orders, answers 200 with an empty body and forgets the bot', async () => {
+  it('cancels the orders, answers 200 with the bot as it ended and forgets it', async () => {
     const user = await newUser(t);
     const bot = await startGrid(t, user, GRID);
     const response = await t.request({ method: 'DELETE', path: `/ver1/grid_bots/${bot.id}`, credentials: user.credentials });
     assert.equal(response.status, 200, response.text);
-    assert.equal(response.text, '');
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(response.body.id, bot.id);
+    assert.equal(response.body.is_enabled, false);
     assert.deepEqual(await openOrders(t, user.accountId), []);
     assertError(await get(user, `/ver1/grid_bots/${bot.id}`), 404, NOT_FOUND);
     assert.deepEqual(await getJson(t, user, '/ver1/grid_bots'), []);

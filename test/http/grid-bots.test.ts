@@ -316,6 +316,9 @@ describe('GET /ver1/grid_bots/:id', () => {
       error: 'Forbidden',
       error_description: 'Account not owned by current user.',
     });
-    assertRecordInvalid(await t.request({ path: '/ver1/grid_bots/abc', credentials: owner.credentials }), { id: ['is invalid'] });
+    assertError(await t.request({ path: '/ver1/grid_bots/abc', credentials: owner.credentials }), 404, {
+      error: 'not_found',
+      error_description: 'Not Found',
+    });
   });
 });

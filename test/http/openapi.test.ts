@@ -21,6 +21,27 @@ describe('GET /public/api/openapi.json', () => {
       const operation = response.body.paths[path]?.[method.toLowerCase()];
       assert.ok(operation, `${route} is documented`);
       assert.equal(operation.security !== undefined, access.signed, `${route} security`);
+      assert.equal(operation['x-permission'], access.permission, `${route} permission`);
+      assert.equal(operation['x-signed'], access.signed, `${route} signed`);
+      if (access.signed) assert.ok(operation.description.includes(access.permission), `${route} description`);
+    }
+  });
+
+  it('lists path parameters in the path, as required, and never again in the query or the body', async () => {
+    const response = await t.request({ path: '/openapi.json' });
+    for (const route of Object.keys(ACCESS_TABLE)) {
+      const [method, url] = route.split(' ') as [string, string];
+      const operation = response.body.paths[`/public/api${url.replace(/:(\w+)/g, '{$1}')}`][method.toLowerCase()];
+      const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+      const parameters: Array<{ in: string; name: string; required?: boolean }> = operation.parameters ?? [];
+      const inPath = parameters.filter((parameter) => parameter.in === 'path');
+      assert.deepEqual(inPath.map((parameter) => parameter.name).sort(), [...names].sort(), route);
+      assert.ok(inPath.every((parameter) => parameter.required === true), route);
+      const elsewhere = [
+        ...parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
+        ...Object.keys(operation.requestBody?.content?.['application/json']?.schema?.properties ?? {}),
+      ];
+      for (const name of names) assert.ok(!elsewhere.includes(name), `${route}: ${name} also outside the path`);
     }
   });
 });

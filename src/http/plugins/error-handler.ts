@@ -2,10 +2,14 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errors } from '../../shared/errors.ts';
+import { API_PREFIX } from '../route.ts';
+import { unsupportedReason } from '../unsupported-routes.ts';
 
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
-  app.setNotFoundHandler(async (_request, reply) => {
-    const error = errors.notFound();
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = (request.url.split('?')[0] ?? '').slice(API_PREFIX.length);
+    const reason = request.url.startsWith(`${API_PREFIX}/`) ? unsupportedReason(request.method, path) : undefined;
+    const error = reason === undefined ? errors.notFound() : errors.notImplemented(`${request.method} ${path}`, reason);
     return reply.code(error.status).send(error.toBody());
   });
 

@@ -104,13 +104,10 @@ export const gridBotRoutes = (gridBots: GridBotsService) => [
   defineRoute({
     method: 'DELETE',
     url: '/ver1/grid_bots/:id',
-    summary: 'Stop a grid bot and delete it with its history',
+    summary: 'Stop a grid bot and delete it with its history; answers the bot as it ended',
     tags,
     input: GridBotId,
-    handler: async ({ input, caller }) => {
-      await gridBots.remove(caller.userId, input.id);
-      return '';
-    },
+    handler: async ({ input, caller }) => presentGridBot(await gridBots.remove(caller.userId, input.id)),
   }),
   defineRoute({
     method: 'GET',
