@@ -34,35 +34,48 @@ export function compileValidator<T>(schema: TSchema): InputValidator<T> {
         for (const [field, message] of describe(error)) collector.add(field, message);
       }
     }
-    for (const path of declaredNulStrings(schema, converted)) {
-      collector.add(fieldName(path), 'is invalid: contains a NUL character');
-    }
+    for (const [path, message] of declaredUnstorableText(schema, converted)) collector.add(fieldName(path), message);
     collector.throwIfAny();
     return converted as T;
   };
 }
 
 /**
- * PostgreSQL text cannot hold U+0000, so a string carrying one would fail at the database; it is
- * refused here with its field named. Only declared parameters count: the rest is never used.
+ * Text PostgreSQL cannot store: U+0000, and a lone UTF-16 surrogate (a JSON `"\udfff"`), which
+ * no UTF-8 text can hold. Either would fail at the database, or worse inside an engine batch
+ * long after the request; it is refused here with its field named, in values and in names.
+ * Only declared parameters count: the rest is never used.
  */
-function* declaredNulStrings(schema: TSchema, input: unknown): Generator<string> {
+function* declaredUnstorableText(schema: TSchema, input: unknown): Generator<[string, string]> {
   const declared = Object.keys((schema as { properties?: object }).properties ?? {});
   if (typeof input !== 'object' || input === null) return;
   for (const key of declared) {
-    if (Object.hasOwn(input, key)) yield* pathsOfNulStrings((input as Record<string, unknown>)[key], `/${key}`);
+    if (Object.hasOwn(input, key)) yield* unstorableText((input as Record<string, unknown>)[key], `/${key}`);
   }
 }
 
-/** Depth is bounded by the parsers (MAX_NESTING). */
-function* pathsOfNulStrings(value: unknown, path: string): Generator<string> {
+/** Where `value` holds text that cannot be stored, as JSON pointers with the reason. Depth is bounded by the parsers. */
+export function* unstorableText(value: unknown, path: string): Generator<[string, string]> {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) yield path;
+    const problem = textProblem(value);
+    if (problem) yield [path, problem];
   } else if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) {
-      yield* pathsOfNulStrings(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      const itemPath = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const problem = textProblem(key);
+      if (problem) yield [itemPath, problem];
+      yield* unstorableText(item, itemPath);
     }
   }
+}
+
+/** With the u flag a surrogate pair is one code point, so only an unpaired half matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'is invalid: contains a NUL character';
+  if (LONE_SURROGATE.test(text)) return 'is invalid: contains a lone surrogate, which is not Unicode text';
+  return undefined;
 }
 
 function describe(error: SchemaError): Array<[string, string]> {

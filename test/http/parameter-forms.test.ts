@@ -98,6 +98,14 @@ describe('numbers and enumerations', () => {
     assertRecordInvalid(await get('/ver1/deals?offset=92233720368547758'), { offset: ['must be less than or equal to 10000000'] });
   });
 
+  it('refuses a decimal whose exponent would not fit in memory written out', async () => {
+    const grid = { account_id: bench.accountId, pair: 'USDT_ETH', upper_price: '110', lower_price: '90', grids_quantity: 5 };
+    const response = await api(bench, 'POST', '/ver1/grid_bots/manual', { ...grid, quantity_per_grid: '1e999999999' });
+    assertRecordInvalid(response, { quantity_per_grid: ['is invalid'] });
+    const small = await api(bench, 'POST', '/ver1/grid_bots/manual', { ...grid, quantity_per_grid: '2e-1' });
+    assert.equal(small.status, 201, small.text);
+  });
+
   it('reads a scope named like an object member as no known scope', async () => {
     const all = (await get('/ver1/deals')).body.map((deal: { id: number }) => deal.id);
     for (const scope of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {

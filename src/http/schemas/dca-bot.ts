@@ -4,7 +4,8 @@
  */
 import Type, { type TSchema } from 'typebox';
 import type { BotParams } from '../../domain/dca-bot/bot-params.ts';
-import { errors } from '../../shared/errors.ts';
+import { errors, FieldErrorCollector } from '../../shared/errors.ts';
+import { fieldName, unstorableText } from '../validation.ts';
 import { Id, oneOf } from './common.ts';
 
 export const DecimalText = Type.String({ pattern: '^-?\\d+(\\.\\d+)?$', maxLength: 40 });
@@ -92,20 +93,28 @@ function required(schema: TSchema): TSchema {
   return rest as TSchema;
 }
 
-/** Parses list fields sent as JSON text; a field that is not valid JSON is named. */
+/**
+ * Parses list fields sent as JSON text; a field that is not valid JSON is named. The text was
+ * checked before parsing, but escapes such as `\u0000` only become characters here, so the list
+ * is checked again for text that cannot be stored.
+ */
 export function jsonLists<T extends Record<string, unknown>>(input: T, fields: readonly string[]): T {
   const parsed: Record<string, unknown> = { ...input };
+  const invalid = new FieldErrorCollector();
   for (const field of fields) {
     const value = parsed[field];
     if (typeof value !== 'string') continue;
+    let list: unknown;
     try {
-      const list: unknown = JSON.parse(value);
-      if (!Array.isArray(list)) throw new Error('not a list');
-      parsed[field] = list;
+      list = JSON.parse(value);
     } catch {
-      throw errors.recordInvalid({ [field]: ['is invalid'] });
+      list = undefined;
     }
+    if (!Array.isArray(list)) throw errors.recordInvalid({ [field]: ['is invalid'] });
+    for (const [path, message] of unstorableText(list, `/${field}`)) invalid.add(fieldName(path), message);
+    parsed[field] = list;
   }
+  invalid.throwIfAny();
   return parsed as T;
 }
 

@@ -8,8 +8,12 @@ import { GRID_SORT_FIELDS } from '../../services/grid-bots.service.ts';
 import { Id, Offset, oneOf, Page, SafeInteger } from './common.ts';
 import { Instant } from './instant.ts';
 
-/** A non-negative decimal, sent as a JSON number or a string; kept as its exact text. */
-const DecimalText = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$', maxLength: 64 });
+/**
+ * A non-negative decimal, sent as a JSON number or a string; kept as its exact text. An exponent
+ * (JSON numbers such as 1e-7 arrive so) has at most two digits: "1e999999999" is 64 characters
+ * short, but written out in full it would not fit in memory.
+ */
+const DecimalText = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]{1,2})?$', maxLength: 64 });
 
 const Flag = Type.Optional(Type.Boolean());
 /**
