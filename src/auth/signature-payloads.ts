@@ -16,7 +16,7 @@ export interface PayloadCandidate {
   coversBody: boolean;
 }
 
-/** Candidates in the order clients most often sign, built lazily: the first usually matches. */
+/** Candidates in the order clients most often sign, each built only if the ones before failed. */
 export function* payloadCandidates(request: SignedRequest): Generator<PayloadCandidate> {
   const questionMark = request.rawUrl.indexOf('?');
   const path = questionMark === -1 ? request.rawUrl : request.rawUrl.slice(0, questionMark);
@@ -24,18 +24,20 @@ export function* payloadCandidates(request: SignedRequest): Generator<PayloadCan
   const hasBody = request.body.length > 0;
   const pathAndQuery = query === '' ? path : `${path}?${query}`;
 
-  const texts: Array<[string, boolean]> = [];
-  if (hasBody) texts.push([query === '' ? `${path}?` : pathAndQuery, true], [pathAndQuery, true]);
-  texts.push([pathAndQuery, false]);
+  const texts: Array<[() => string, boolean]> = [];
+  if (hasBody) texts.push([() => (query === '' ? `${path}?` : pathAndQuery), true], [() => pathAndQuery, true]);
+  texts.push([() => pathAndQuery, false]);
   if (query === '') {
-    texts.push([`${path}?`, false]);
+    texts.push([() => `${path}?`, false]);
   } else {
-    texts.push([`${path}?${strictlyReencoded(query)}`, false]);
-    texts.push([`${path}?${query.split('&').sort().join('&')}`, false]);
+    texts.push([() => `${path}?${strictlyReencoded(query, true)}`, false]);
+    texts.push([() => `${path}?${strictlyReencoded(query, false)}`, false]);
+    texts.push([() => `${path}?${query.split('&').sort().join('&')}`, false]);
   }
 
   const seen = new Set<string>();
-  for (const [text, withBody] of texts) {
+  for (const [build, withBody] of texts) {
+    const text = build();
     const key = `${withBody ? 'B' : '-'}${text}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -49,9 +51,11 @@ export function* payloadCandidates(request: SignedRequest): Generator<PayloadCan
 
 /**
  * Percent-decodes each key and value (+ as space) and encodes them again leaving only RFC 3986
- * unreserved characters bare, rewriting repeated `k[]` keys as `k[0]`, `k[1]`, order kept.
+ * unreserved characters bare, order kept. With `indexArrays`, repeated `k[]` keys become `k[0]`,
+ * `k[1]` (how qs writes arrays); without, they stay `k[]` (a client that signs
+ * `qs.stringify({'k[]': 7})` and sends `k[]=7`).
  */
-export function strictlyReencoded(query: string): string {
+export function strictlyReencoded(query: string, indexArrays: boolean): string {
   const arrayCounters = new Map<string, number>();
   return query
     .split('&')
@@ -60,7 +64,7 @@ export function strictlyReencoded(query: string): string {
       const equals = part.indexOf('=');
       let key = decodeComponent(equals === -1 ? part : part.slice(0, equals));
       const value = equals === -1 ? '' : decodeComponent(part.slice(equals + 1));
-      if (key.endsWith('[]')) {
+      if (indexArrays && key.endsWith('[]')) {
         const stem = key.slice(0, -2);
         const index = arrayCounters.get(stem) ?? 0;
         arrayCounters.set(stem, index + 1);

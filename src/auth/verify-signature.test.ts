@@ -57,6 +57,7 @@ describe('candidate payloads', () => {
     ['1: path alone', path, path],
     ['4: strict re-encoding of brackets', `${path}?account_ids[]=1&account_ids[]=2`, `${path}?account_ids%5B0%5D=1&account_ids%5B1%5D=2`],
     ['4: plus as %20', `${path}?note=a+b`, `${path}?note=a%20b`],
+    ['4: brackets sent bare, signed percent-encoded and unindexed', `${path}?account_ids[]=7`, `${path}?account_ids%5B%5D=7`],
     ['5: sorted parts', `${path}?state=enabled&limit=5`, `${path}?limit=5&state=enabled`],
     ['6: bare trailing question mark', path, `${path}?`],
   ];
@@ -97,7 +98,8 @@ describe('candidate payloads', () => {
   });
 
   it('re-encodes strictly as RFC 3986 with indexed arrays, order kept', () => {
-    assert.equal(strictlyReencoded('b[]=x y&a=%7E*&b[]=2'), 'b%5B0%5D=x%20y&a=~%2A&b%5B1%5D=2');
+    assert.equal(strictlyReencoded('b[]=x y&a=%7E*&b[]=2', true), 'b%5B0%5D=x%20y&a=~%2A&b%5B1%5D=2');
+    assert.equal(strictlyReencoded('b[]=x y&a=%7E*&b[]=2', false), 'b%5B%5D=x%20y&a=~%2A&b%5B%5D=2');
   });
 });
 
