@@ -11,7 +11,7 @@ import { DatabaseUnavailableError } from './store/postgres-database.ts';
 const USAGE = `Usage:
   tradeloop serve [--host H] [--port P] [--data-dir D] [--database-url URL] [--log-level L]
   tradeloop users create NAME
-  tradeloop keys create --user NAME --name LABEL --permissions P1,P2,... [--rsa-public-key FILE] [--strict] [--json]
+  tradeloop keys create --user NAME --name LABEL --permissions P1,P2,... [--rsa-public-key FILE] [--strict] [--signing 3commas|tl1] [--json]
   tradeloop keys list [--json]
   tradeloop keys revoke ID
 Environment: PORT, HOST, DATA_DIR, DATABASE_URL, TRADELOOP_MASTER_KEY, LOG_LEVEL, RATE_LIMIT_PER_MINUTE`;
@@ -27,6 +27,7 @@ const OPTIONS = {
   permissions: { type: 'string' },
   'rsa-public-key': { type: 'string' },
   strict: { type: 'boolean' },
+  signing: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -13,6 +13,9 @@ export interface SignedRequest {
 
 export interface PayloadCandidate {
   payload: Buffer;
+  /** The text before the body, or the whole payload when it has no body. */
+  head: string;
+  includesBody: boolean;
   coversBody: boolean;
 }
 
@@ -44,6 +47,8 @@ export function* payloadCandidates(request: SignedRequest): Generator<PayloadCan
     const head = Buffer.from(text, 'utf8');
     yield {
       payload: withBody ? Buffer.concat([head, request.body]) : head,
+      head: text,
+      includesBody: withBody,
       coversBody: withBody || !hasBody,
     };
   }

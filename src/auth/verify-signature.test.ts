@@ -3,7 +3,7 @@ import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { hmacSecretKey } from './key-material.ts';
 import { payloadCandidates, strictlyReencoded } from './signature-payloads.ts';
-import { verifySignature, type SigningKey } from './verify-signature.ts';
+import { type SigningKey, verifyRequest } from './verify-signature.ts';
 
 // The reference documentation's own example secret and signatures (docs/signing.md).
 const DOC_SECRET = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
@@ -12,7 +12,11 @@ const hmacKey = (strict = false): SigningKey => ({
   scheme: 'hmac',
   secret: hmacSecretKey(DOC_SECRET),
   strict,
+  signing: '3commas',
 });
+/** A 3Commas signature check: neither the method nor a timestamp counts. */
+const verifySignature = (key: SigningKey, signed: { rawUrl: string; body: Buffer }, signature: string) =>
+  verifyRequest(key, { ...signed, method: 'GET', timestamp: undefined }, signature, 0).ok;
 const hmac = (payload: string) => createHmac('sha256', DOC_SECRET).update(payload).digest('hex');
 const request = (rawUrl: string, body = '') => ({ rawUrl, body: Buffer.from(body) });
 
@@ -105,7 +109,7 @@ describe('candidate payloads', () => {
 
 describe('RSA signatures', () => {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const rsaKey = (strict = false): SigningKey => ({ scheme: 'rsa', publicKey, strict });
+  const rsaKey = (strict = false): SigningKey => ({ scheme: 'rsa', publicKey, strict, signing: '3commas' });
   const rsa = (payload: string) => sign('sha256', Buffer.from(payload), privateKey).toString('base64');
 
   it('verifies query and form requests over path?params', () => {
@@ -130,5 +134,27 @@ describe('RSA signatures', () => {
 
   it('does not accept an HMAC of the payload as an RSA signature', () => {
     assert.equal(verifySignature(rsaKey(), request(CHANGE_MODE), hmac(CHANGE_MODE)), false);
+  });
+});
+
+describe('why a signature is refused', () => {
+  const reason = (key: SigningKey, signed: { rawUrl: string; body: Buffer }, signature: string | undefined) => {
+    const verdict = verifyRequest(key, { ...signed, method: 'POST', timestamp: undefined }, signature, 0);
+    return verdict.ok ? 'accepted' : verdict.reason;
+  };
+
+  it('names a missing header, a malformed signature, a strict key and a plain mismatch', () => {
+    const body = '{"mode": "paper"}';
+    assert.equal(reason(hmacKey(), request(CHANGE_MODE), undefined), 'The Signature header is missing.');
+    assert.equal(reason(hmacKey(), request(CHANGE_MODE), 'zz'), 'It must be 64 hex digits (HMAC-SHA256).');
+    assert.equal(reason(hmacKey(true), request(CHANGE_MODE, body), hmac(CHANGE_MODE)), 'It leaves out the body, which this strict key does not accept.');
+    assert.equal(reason(hmacKey(), request(CHANGE_MODE, body), hmac('other')), 'It matches none of the payloads 3Commas clients sign.');
+  });
+
+  it('lists the payloads it tried, the body by its size only', () => {
+    const verdict = verifyRequest(hmacKey(), { ...request(`${CHANGE_MODE}?a=1`, 'secret=1'), method: 'POST', timestamp: undefined }, hmac('x'), 0);
+    assert.ok(!verdict.ok);
+    assert.deepEqual(verdict.tried.slice(0, 2), [`${CHANGE_MODE}?a=1<body, 8 bytes>`, `${CHANGE_MODE}?a=1`]);
+    assert.ok(verdict.tried.every((text) => !text.includes('secret=1')));
   });
 });

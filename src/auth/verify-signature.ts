@@ -1,20 +1,58 @@
 import { createHmac, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
-import { payloadCandidates, type SignedRequest } from './signature-payloads.ts';
+import { payloadCandidates, type PayloadCandidate, type SignedRequest } from './signature-payloads.ts';
+import { timestampProblem, tl1Payload } from './tl1-signing.ts';
+
+/** Which payloads a key accepts: the 3Commas clients' (see signature-payloads.ts) or TL1 only. */
+export type SigningScheme = '3commas' | 'tl1';
 
 /** What a key needs to check a signature: its HMAC secret or its registered RSA public key. */
 export type SigningKey =
-  | { scheme: 'hmac'; secret: KeyObject; strict: boolean }
-  | { scheme: 'rsa'; publicKey: KeyObject; strict: boolean };
+  | { scheme: 'hmac'; secret: KeyObject; strict: boolean; signing: SigningScheme }
+  | { scheme: 'rsa'; publicKey: KeyObject; strict: boolean; signing: SigningScheme };
+
+export interface RequestToVerify extends SignedRequest {
+  method: string;
+  /** The Signature-Timestamp header, which TL1 signatures cover. */
+  timestamp: string | undefined;
+}
+
+/** A refusal says why, for the client, and which payloads were tried, for the debug log. */
+export type Verdict = { ok: true } | { ok: false; reason: string; tried: string[] };
 
 const HEX_SIGNATURE = /^[0-9a-fA-F]{64}$/;
+const ACCEPTED: Verdict = { ok: true };
+const refused = (reason: string, tried: string[] = []): Verdict => ({ ok: false, reason, tried });
 
-export function verifySignature(key: SigningKey, request: SignedRequest, signature: string): boolean {
+export function verifyRequest(key: SigningKey, request: RequestToVerify, signature: string | undefined, nowMs: number): Verdict {
+  if (signature === undefined) return refused('The Signature header is missing.');
   const matches = signatureMatcher(key, signature);
-  if (!matches) return false;
+  if (!matches) return refused(key.scheme === 'hmac' ? 'It must be 64 hex digits (HMAC-SHA256).' : 'It must be Base64 (RSA-SHA256).');
+  return key.signing === 'tl1' ? verifyTl1(request, matches, nowMs) : verify3Commas(key, request, matches);
+}
+
+function verifyTl1(request: RequestToVerify, matches: (payload: Buffer) => boolean, nowMs: number): Verdict {
+  const problem = timestampProblem(request.timestamp, nowMs);
+  if (problem) return refused(problem);
+  const payload = tl1Payload({ ...request, timestamp: request.timestamp! });
+  return matches(Buffer.from(payload, 'utf8')) ? ACCEPTED : refused('It does not match the TL1 payload of this request.', [payload]);
+}
+
+function verify3Commas(key: SigningKey, request: SignedRequest, matches: (payload: Buffer) => boolean): Verdict {
+  let bodyLeftOut = false;
   for (const candidate of payloadCandidates(request)) {
-    if ((candidate.coversBody || !key.strict) && matches(candidate.payload)) return true;
+    if (!matches(candidate.payload)) continue;
+    if (candidate.coversBody || !key.strict) return ACCEPTED;
+    bodyLeftOut = true;
   }
-  return false;
+  // Only a refusal pays for describing the candidates.
+  const tried = [...payloadCandidates(request)].map((candidate) => described(candidate, request.body.length));
+  return bodyLeftOut
+    ? refused('It leaves out the body, which this strict key does not accept.', tried)
+    : refused('It matches none of the payloads 3Commas clients sign.', tried);
+}
+
+function described(candidate: PayloadCandidate, bodyBytes: number): string {
+  return candidate.includesBody ? `${candidate.head}<body, ${bodyBytes} bytes>` : candidate.head;
 }
 
 function signatureMatcher(key: SigningKey, signature: string): ((payload: Buffer) => boolean) | undefined {

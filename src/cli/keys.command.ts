@@ -8,7 +8,7 @@ import { ApiError } from '../shared/errors.ts';
 import { openCliCore } from './open-cli-core.ts';
 
 const USAGE = `Usage:
-  tradeloop keys create --user NAME --name LABEL --permissions P1,P2,... [--rsa-public-key FILE] [--strict] [--json]
+  tradeloop keys create --user NAME --name LABEL --permissions P1,P2,... [--rsa-public-key FILE] [--strict] [--signing 3commas|tl1] [--json]
   tradeloop keys list [--json]
   tradeloop keys revoke ID
 `;
@@ -48,6 +48,11 @@ function prepareCreate(values: CliValues): Prepared {
     );
     return 2;
   }
+  const signing = values.signing ?? '3commas';
+  if (signing !== '3commas' && signing !== 'tl1') {
+    process.stderr.write(`--signing must be 3commas or tl1 (docs/signing.md), got "${signing}"\n`);
+    return 2;
+  }
   const rsaFile = values['rsa-public-key'];
   let rsaPublicKeyPem: string | undefined;
   if (rsaFile !== undefined) {
@@ -64,6 +69,7 @@ function prepareCreate(values: CliValues): Prepared {
       name: values.name!,
       permissions,
       strict: values.strict ?? false,
+      signing,
       ...(rsaPublicKeyPem === undefined ? {} : { rsaPublicKeyPem }),
     });
     if (values.json) {

@@ -57,6 +57,8 @@ export interface HttpDeps {
 }
 
 const BODY_LIMIT = 1024 * 1024;
+/** Per client address, while the rate limit is on. */
+const FAILED_AUTHENTICATIONS_PER_MINUTE = 20;
 
 export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -83,7 +85,12 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
   registerBodyParsers(app);
   await registerRateLimit(app, deps.rateLimitPerMinute);
   await registerOpenApi(app, deps.version);
-  registerAuthentication(app, deps);
+  registerAuthentication(app, {
+    apiKeys: deps.apiKeys,
+    users: deps.users,
+    now: deps.now,
+    failedAuthPerMinute: deps.rateLimitPerMinute === 0 ? 0 : FAILED_AUTHENTICATIONS_PER_MINUTE,
+  });
   registerRoutes(app, [
     ...openApiRoutes(app),
     ...systemRoutes(deps.now),

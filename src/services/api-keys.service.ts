@@ -1,7 +1,7 @@
 import { hashApiKey, hmacSecretKey, parseRsaPublicKey, randomToken } from '../auth/key-material.ts';
 import type { Permission } from '../auth/permissions.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
-import type { SigningKey } from '../auth/verify-signature.ts';
+import type { SigningKey, SigningScheme } from '../auth/verify-signature.ts';
 import { errors } from '../shared/errors.ts';
 import type { ApiKeyRecord, ApiKeysRepository, UsersRepository } from './repositories.ts';
 
@@ -11,6 +11,8 @@ export interface CreateApiKeyInput {
   permissions: Permission[];
   rsaPublicKeyPem?: string;
   strict?: boolean;
+  /** '3commas' unless asked: TL1 keys refuse the 3Commas payloads (docs/signing.md). */
+  signing?: SigningScheme;
 }
 
 /** Shown once, at creation; `secret` is absent for RSA keys (the user keeps the private key). */
@@ -85,6 +87,7 @@ export class ApiKeysService {
       rsaPublicKey,
       permissions: [...new Set(input.permissions)],
       strict: input.strict ?? false,
+      signing: input.signing ?? '3commas',
     });
     return secret === undefined
       ? { id: record.id, api_key: apiKey }
@@ -139,7 +142,7 @@ export class ApiKeysService {
   /** A secret that does not open means the master key differs from the one it was sealed with. */
   private signingKey(record: ApiKeyRecord): SigningKey {
     if (record.scheme === 'rsa') {
-      return { scheme: 'rsa', publicKey: parseRsaPublicKey(record.rsaPublicKey!), strict: record.strict };
+      return { scheme: 'rsa', publicKey: parseRsaPublicKey(record.rsaPublicKey!), strict: record.strict, signing: record.signing };
     }
     let secret: string;
     try {
@@ -147,6 +150,6 @@ export class ApiKeysService {
     } catch {
       throw errors.masterKeyMismatch();
     }
-    return { scheme: 'hmac', secret: hmacSecretKey(secret), strict: record.strict };
+    return { scheme: 'hmac', secret: hmacSecretKey(secret), strict: record.strict, signing: record.signing };
   }
 }

@@ -1,5 +1,6 @@
 /** Storage ports the services are given by constructor; src/store implements them. */
 import type { Permission } from '../auth/permissions.ts';
+import type { SigningScheme } from '../auth/verify-signature.ts';
 
 export type UserMode = 'paper' | 'real';
 
@@ -31,6 +32,7 @@ export interface ApiKeyRecord {
   rsaPublicKey: string | null;
   permissions: Permission[];
   strict: boolean;
+  signing: SigningScheme;
   createdAt: Date;
   revokedAt: Date | null;
 }

@@ -44,9 +44,10 @@ export class ApiError extends Error {
 }
 
 export const errors = {
-  apiKeyInvalid: () =>
-    new ApiError(401, 'api_key_invalid_or_expired', 'Unauthorized. Invalid or expired api key.'),
-  signatureInvalid: () => new ApiError(401, 'signature_invalid', 'Provided signature is invalid'),
+  /** The reference's codes and descriptions, followed by which part failed. */
+  apiKeyInvalid: (detail: string) =>
+    new ApiError(401, 'api_key_invalid_or_expired', `Unauthorized. Invalid or expired api key. ${detail}`),
+  signatureInvalid: (detail: string) => new ApiError(401, 'signature_invalid', `Provided signature is invalid. ${detail}`),
   permissionDenied: () =>
     new ApiError(403, 'Forbidden', 'Api key not authorized for this action'),
   accountNotOwned: () => new ApiError(403, 'Forbidden', 'Account not owned by current user.'),
@@ -77,6 +78,14 @@ export const errors = {
       429,
       'rate_limit_exceeded',
       `Too many requests; retry in ${retryAfterSeconds} seconds`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
+  failedAuthenticationsLimited: (retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      'rate_limit_exceeded',
+      `Too many failed authentications from this address; retry in ${retryAfterSeconds} seconds`,
       undefined,
       { 'Retry-After': String(retryAfterSeconds) },
     ),

@@ -26,6 +26,7 @@ describe(SqlApiKeysRepository.name, () => {
     rsaPublicKey: null,
     permissions: ['BOTS_READ', 'SMART_TRADES_WRITE'],
     strict: false,
+    signing: '3commas',
     ...overrides,
   });
 
@@ -50,17 +51,22 @@ describe(SqlApiKeysRepository.name, () => {
     assert.equal(record.rsaPublicKey, null);
     assert.deepEqual(record.permissions, ['BOTS_READ', 'SMART_TRADES_WRITE']);
     assert.equal(record.strict, false);
+    assert.equal(record.signing, '3commas');
     assert.ok(record.createdAt instanceof Date);
     assert.equal(record.revokedAt, null);
   });
 
-  it('stores an RSA key without a secret, and enforces one secret or one public key', async () => {
+  it("stores an RSA key without a secret and a key's signing scheme, and enforces one secret or one public key", async () => {
     const rsa = await keys.insert(
       newKey('rsa-key-0001', { scheme: 'rsa', sealedSecret: null, rsaPublicKey: RSA_PUBLIC_KEY, strict: true }),
     );
     assert.equal(rsa.rsaPublicKey, RSA_PUBLIC_KEY);
     assert.equal(rsa.sealedSecret, null);
     assert.equal(rsa.strict, true);
+    const tl1 = await keys.insert(newKey('tl1-key-0001', { signing: 'tl1' }));
+    assert.equal((await keys.findActiveByHash(hashApiKey('tl1-key-0001')))?.signing, 'tl1');
+    assert.equal(tl1.signing, 'tl1');
+    await assert.rejects(keys.insert(newKey('bad-signing1', { signing: 'other' as 'tl1' })), { code: '23514' });
     await assert.rejects(keys.insert(newKey('no-secret-01', { sealedSecret: null })), { code: '23514' });
     await assert.rejects(keys.insert(newKey('both-00001', { rsaPublicKey: RSA_PUBLIC_KEY })), { code: '23514' });
   });
@@ -80,8 +86,8 @@ describe(SqlApiKeysRepository.name, () => {
     const second = await keys.insert(newKey('second-key-01'));
     await keys.revoke(second.id);
     const listed = await keys.list();
-    assert.deepEqual(listed.map((key) => key.name), ['key first-key-0001', 'key rsa-key-0001', 'key second-key-01']);
-    assert.ok(listed[2]?.revokedAt instanceof Date);
+    assert.deepEqual(listed.map((key) => key.name), ['key first-key-0001', 'key rsa-key-0001', 'key tl1-key-0001', 'key second-key-01']);
+    assert.ok(listed[3]?.revokedAt instanceof Date);
   });
 
   it('revokes once: the key is no longer found, and a second revoke reports false', async () => {

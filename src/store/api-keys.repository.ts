@@ -1,4 +1,5 @@
 import type { Permission } from '../auth/permissions.ts';
+import type { SigningScheme } from '../auth/verify-signature.ts';
 import type { ApiKeyRecord, ApiKeysRepository, NewApiKey } from '../services/repositories.ts';
 import type { Sql } from './database.ts';
 
@@ -13,12 +14,13 @@ interface ApiKeyRow {
   rsa_public_key: string | null;
   permissions: Permission[];
   strict: boolean;
+  signing: SigningScheme;
   created_at: Date;
   revoked_at: Date | null;
 }
 
 const SELECT = `SELECT k.id, k.user_id, u.name AS user_name, k.name, k.key_prefix, k.scheme,
-  k.sealed_secret, k.rsa_public_key, k.permissions, k.strict, k.created_at, k.revoked_at
+  k.sealed_secret, k.rsa_public_key, k.permissions, k.strict, k.signing, k.created_at, k.revoked_at
   FROM api_keys k JOIN users u ON u.id = k.user_id`;
 
 const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
@@ -32,6 +34,7 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   rsaPublicKey: row.rsa_public_key,
   permissions: row.permissions,
   strict: row.strict,
+  signing: row.signing,
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
 });
@@ -42,8 +45,8 @@ export class SqlApiKeysRepository implements ApiKeysRepository {
   async insert(key: NewApiKey): Promise<ApiKeyRecord> {
     const [inserted] = await this.sql.query<{ id: number }>(
       `INSERT INTO api_keys
-         (user_id, name, key_hash, key_prefix, scheme, sealed_secret, rsa_public_key, permissions, strict)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+         (user_id, name, key_hash, key_prefix, scheme, sealed_secret, rsa_public_key, permissions, strict, signing)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
       [
         key.userId,
         key.name,
@@ -54,6 +57,7 @@ export class SqlApiKeysRepository implements ApiKeysRepository {
         key.rsaPublicKey,
         key.permissions,
         key.strict,
+        key.signing,
       ],
     );
     const [row] = await this.sql.query<ApiKeyRow>(`${SELECT} WHERE k.id = $1`, [inserted!.id]);

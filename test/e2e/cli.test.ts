@@ -101,7 +101,7 @@ describe('tradeloop command', { concurrency: true }, () => {
       fs.writeFileSync(pemFile, publicKey.export({ type: 'spki', format: 'pem' }));
       const result = await cli([
         'keys', 'create', '--user', 'alice', '--name', 'rsa client', '--permissions', 'SMART_TRADES_READ',
-        '--rsa-public-key', pemFile, '--strict', '--json',
+        '--rsa-public-key', pemFile, '--strict', '--signing', 'tl1', '--json',
       ]);
       assert.equal(result.code, 0, result.stderr);
       rsaKey = JSON.parse(result.stdout);
@@ -117,11 +117,11 @@ describe('tradeloop command', { concurrency: true }, () => {
       const keys = JSON.parse(result.stdout);
       assert.deepEqual(
         keys.map((key: Record<string, unknown>) => [
-          key.id, key.user, key.name, key.signature_type, key.strict, key.revoked_at,
+          key.id, key.user, key.name, key.signature_type, key.strict, key.signing, key.revoked_at,
         ]),
         [
-          [hmacKey.id, 'alice', 'bot', 'hmac', false, null],
-          [rsaKey.id, 'alice', 'rsa client', 'rsa', true, null],
+          [hmacKey.id, 'alice', 'bot', 'hmac', false, '3commas', null],
+          [rsaKey.id, 'alice', 'rsa client', 'rsa', true, 'tl1', null],
         ],
       );
       assert.equal(keys[0].key_prefix, hmacKey.api_key.slice(0, 8));
@@ -146,6 +146,12 @@ describe('tradeloop command', { concurrency: true }, () => {
       assert.notEqual(result.code, 0);
       assert.equal(result.stdout, '');
       assert.match(result.stderr, /Unknown permission\(s\): BOTS_FLY\. Known permissions: .*BOTS_WRITE/);
+    });
+
+    it('rejects a signing scheme it does not know', async () => {
+      const result = await cli(['keys', 'create', '--user', 'alice', '--name', 'x', '--permissions', 'BOTS_READ', '--signing', 'v2']);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /--signing must be 3commas or tl1/);
     });
 
     it('rejects a key for an unknown user', async () => {

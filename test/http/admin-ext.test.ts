@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Credentials } from '../support/signing.ts';
 import { startTestApp, type TestApp, type TestResponse } from '../support/test-app.ts';
 
-const KEY_INVALID = { error: 'api_key_invalid_or_expired', error_description: 'Unauthorized. Invalid or expired api key.' };
+const KEY_INVALID = { error: 'api_key_invalid_or_expired', error_description: 'Unauthorized. Invalid or expired api key. No active key has this value.' };
 
 let t: TestApp;
 let admin: Credentials;
@@ -74,7 +74,7 @@ describe('POST /ext/api_keys', () => {
     assert.equal(created.status, 201, created.text);
     const credentials = { apiKey: created.body.api_key, secret: created.body.secret };
     const info = await t.request({ path: '/ver1/users/permissions_info', credentials });
-    assert.deepEqual(info.body, { permissions: ['ACCOUNTS_READ', 'ACCOUNTS_WRITE'], signature_type: 'hmac', strict_signing: true });
+    assert.deepEqual(info.body, { permissions: ['ACCOUNTS_READ', 'ACCOUNTS_WRITE'], signature_type: 'hmac', strict_signing: true, signing: '3commas' });
   });
 
   it('names an unknown permission', async () => {
@@ -112,6 +112,7 @@ describe('GET and DELETE /ext/api_keys', () => {
         signature_type: 'hmac',
         permissions: ['BOTS_READ'],
         strict: false,
+        signing: '3commas',
         created_at: 'string',
         revoked_at: null,
       },

@@ -96,7 +96,10 @@ describe('POST /ext/paper/ticks', () => {
       error_description: 'Api key not authorized for this action',
     });
     const unsigned = await t.request({ method: 'POST', path: '/ext/paper/ticks', body: '{}', contentType: 'application/json' });
-    assertError(unsigned, 401, { error: 'api_key_invalid_or_expired', error_description: 'Unauthorized. Invalid or expired api key.' });
+    assertError(unsigned, 401, {
+      error: 'api_key_invalid_or_expired',
+      error_description: 'Unauthorized. Invalid or expired api key. The Apikey header is missing.',
+    });
     assert.equal((await rates('USDT_BTC')).body.last, '57900');
   });
 });

@@ -6,8 +6,11 @@ import { dec } from '../../src/shared/decimal.ts';
 import { ACCESS_TABLE, type RouteAccess } from '../../src/http/access-table.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
-const KEY_INVALID = { error: 'api_key_invalid_or_expired', error_description: 'Unauthorized. Invalid or expired api key.' };
-const SIGNATURE_INVALID = { error: 'signature_invalid', error_description: 'Provided signature is invalid' };
+const keyInvalid = (detail: string) => ({ error: 'api_key_invalid_or_expired', error_description: `Unauthorized. Invalid or expired api key. ${detail}` });
+const NO_APIKEY = keyInvalid('The Apikey header is missing.');
+const UNKNOWN_KEY = keyInvalid('No active key has this value.');
+const signatureInvalid = (detail: string) => ({ error: 'signature_invalid', error_description: `Provided signature is invalid. ${detail}` });
+const SIGNATURE_INVALID = signatureInvalid('It matches none of the payloads 3Commas clients sign.');
 const FORBIDDEN = { error: 'Forbidden', error_description: 'Api key not authorized for this action' };
 const ALL_PERMISSIONS = PERMISSIONS.filter((p) => p !== 'NONE');
 
@@ -84,7 +87,7 @@ for (const { route, method, path, access } of entries) {
     it('answers 401 without an Apikey header', async () => {
       const response = await t.request({ method, path, headers: { Signature: 'ab'.repeat(32) } });
       assert.equal(response.status, 401);
-      assert.deepEqual(response.body, KEY_INVALID);
+      assert.deepEqual(response.body, NO_APIKEY);
     });
 
     if (method === 'GET') {
@@ -98,7 +101,7 @@ for (const { route, method, path, access } of entries) {
       const credentials = { apiKey: 'x'.repeat(64), secret: 'y'.repeat(64) };
       const response = await t.request({ method, path, credentials });
       assert.equal(response.status, 401);
-      assert.deepEqual(response.body, KEY_INVALID);
+      assert.deepEqual(response.body, UNKNOWN_KEY);
     });
 
     it('answers 401 signature_invalid for a wrong signature', async () => {
@@ -123,7 +126,7 @@ for (const { route, method, path, access } of entries) {
       await t.core.apiKeys.revoke(id);
       const response = await t.request({ method, path, credentials: { apiKey, secret } });
       assert.equal(response.status, 401);
-      assert.deepEqual(response.body, KEY_INVALID);
+      assert.deepEqual(response.body, UNKNOWN_KEY);
     });
   });
 }
@@ -137,7 +140,7 @@ describe('strict keys', () => {
     const credentials = { apiKey, secret };
     const response = await t.request({ method: 'POST', path, body, contentType: 'application/json', credentials, signWith: `/public/api${path}` });
     assert.equal(response.status, 401);
-    assert.deepEqual(response.body, SIGNATURE_INVALID);
+    assert.deepEqual(response.body, signatureInvalid('It leaves out the body, which this strict key does not accept.'));
   });
 
   it('accept a JSON body signed as path?body', async () => {

@@ -142,6 +142,7 @@ describe('permissions_info', () => {
       permissions: ['BOTS_READ', 'ACCOUNTS_READ'],
       signature_type: 'hmac',
       strict_signing: false,
+      signing: '3commas',
     });
   });
 });

@@ -53,7 +53,7 @@ describe('3commas-api-node', () => {
     const wrong = new ThreeCommasApi({ ...options, apiSecret: 'not the secret' });
     assert.deepEqual(await wrong.makeRequest('GET', '/public/api/ver1/validate?'), {
       error: 'signature_invalid',
-      error_description: 'Provided signature is invalid',
+      error_description: 'Provided signature is invalid. It matches none of the payloads 3Commas clients sign.',
     });
   });
 });

@@ -1,15 +1,21 @@
 /**
- * Resolves the caller of every /public/api route: parameters merged from path, query and body,
- * the Forced-Mode header, and for signed routes the API key, its signature and its permission.
+ * Resolves the caller of every /public/api route in two steps. Before the body is read: the
+ * address's failed authentications and the API key, so that nobody without a key makes the
+ * server read or parse a body. Once the body is read: the signature over it, then the parameters
+ * (path, query and body merged), the permission and the Forced-Mode header. A failure says which
+ * part failed, within the reference's codes; the payloads tried are logged at debug level only.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasPermission } from '../../auth/permissions.ts';
-import { verifySignature } from '../../auth/verify-signature.ts';
+import { TIMESTAMP_HEADER } from '../../auth/tl1-signing.ts';
+import { verifyRequest } from '../../auth/verify-signature.ts';
 import type { ApiKeysService, AuthenticatedKey } from '../../services/api-keys.service.ts';
 import type { UserMode } from '../../services/repositories.ts';
 import type { UsersService } from '../../services/users.service.ts';
-import { errors } from '../../shared/errors.ts';
+import { type ApiError, errors } from '../../shared/errors.ts';
 import { isPlainObject, mergeParameters } from '../request-input.ts';
+import { parseBody } from './body-parsers.ts';
+import { FailedAuthLimit } from './failed-auth-limit.ts';
 
 export interface Caller {
   key: AuthenticatedKey;
@@ -21,6 +27,7 @@ export interface Caller {
 declare module 'fastify' {
   interface FastifyRequest {
     parameters: Record<string, unknown>;
+    apiKey?: AuthenticatedKey;
     caller?: Caller;
   }
 }
@@ -28,26 +35,49 @@ declare module 'fastify' {
 export interface AuthenticationDeps {
   apiKeys: ApiKeysService;
   users: UsersService;
+  now(): Date;
+  /** Failed authentications an address may make per minute; 0 for no limit. */
+  failedAuthPerMinute: number;
 }
 
+const EMPTY = Buffer.alloc(0);
+
 export function registerAuthentication(app: FastifyInstance, deps: AuthenticationDeps): void {
+  const limit = new FailedAuthLimit(deps.failedAuthPerMinute, () => deps.now().getTime());
+  const failed = (request: FastifyRequest, error: ApiError): ApiError => {
+    limit.recordFailure(request.ip);
+    return error;
+  };
   app.decorateRequest('parameters', null as unknown as Record<string, unknown>);
+  app.decorateRequest('apiKey', undefined);
   app.decorateRequest('caller', undefined);
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.config.access?.signed) return;
+    const wait = limit.retryAfter(request.ip);
+    if (wait > 0) throw errors.failedAuthenticationsLimited(wait);
+    const apiKey = singleHeader(request, 'apikey');
+    if (apiKey === undefined) throw failed(request, errors.apiKeyInvalid('The Apikey header is missing.'));
+    const key = await deps.apiKeys.authenticate(apiKey);
+    if (!key) throw failed(request, errors.apiKeyInvalid('No active key has this value.'));
+    request.apiKey = key;
+  });
+
   app.addHook('preHandler', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access) return;
-    request.parameters = mergeParameters(request.query, request.body);
-    if (isPlainObject(request.params)) Object.assign(request.parameters, request.params);
-    if (!access.signed) return;
-
-    const apiKey = singleHeader(request, 'apikey');
-    const key = apiKey === undefined ? undefined : await deps.apiKeys.authenticate(apiKey);
-    if (!key) throw errors.apiKeyInvalid();
-    const signature = singleHeader(request, 'signature');
-    const signedRequest = { rawUrl: request.raw.url ?? '', body: request.rawBody ?? EMPTY };
-    if (signature === undefined || !verifySignature(key.signingKey, signedRequest, signature)) {
-      throw errors.signatureInvalid();
+    const key = request.apiKey;
+    if (key) {
+      const signed = { method: request.method, rawUrl: request.raw.url ?? '', body: request.rawBody ?? EMPTY, timestamp: singleHeader(request, TIMESTAMP_HEADER) };
+      const verdict = verifyRequest(key.signingKey, signed, singleHeader(request, 'signature'), deps.now().getTime());
+      if (!verdict.ok) {
+        if (verdict.tried.length > 0) request.log.debug({ tried: verdict.tried }, 'no signature payload matched');
+        throw failed(request, errors.signatureInvalid(verdict.reason));
+      }
     }
+    request.parameters = mergeParameters(request.query, parseBody(request));
+    if (isPlainObject(request.params)) Object.assign(request.parameters, request.params);
+    if (!key) return;
     if (!hasPermission(key.permissions, access.permission)) throw errors.permissionDenied();
     const forcedMode = readForcedMode(request);
     request.caller = {
@@ -57,8 +87,6 @@ export function registerAuthentication(app: FastifyInstance, deps: Authenticatio
     };
   });
 }
-
-const EMPTY = Buffer.alloc(0);
 
 function singleHeader(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];

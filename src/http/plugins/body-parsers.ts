@@ -1,37 +1,39 @@
 /**
- * Bodies are read as raw bytes first: signatures are computed over the exact bytes received, and
- * only then parsed. JSON and form bodies are parsed by their content type; a body with another or
- * no content type is read as JSON when it looks like JSON and as a form otherwise, because several
- * clients omit the header.
+ * Bodies are read as raw bytes only: signatures are computed over the exact bytes received, and
+ * a body is parsed once its request is authenticated (parseBody, called by the authentication
+ * hook), so an unauthenticated client never makes the server parse up to a megabyte. JSON and
+ * form bodies are told apart by their content type; a body with another or no content type is
+ * read as JSON when it looks like JSON and as a form otherwise, because several clients omit it.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseFormBody, parseJsonBody } from '../request-input.ts';
+
+type Parser = (body: Buffer) => unknown;
 
 declare module 'fastify' {
   interface FastifyRequest {
     rawBody?: Buffer;
+    bodyParser?: Parser;
   }
 }
 
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  const parse = (parser: (body: Buffer) => unknown) => {
-    return (request: { rawBody?: Buffer }, body: Buffer, done: (e: Error | null, v?: unknown) => void) => {
+  const keep = (parser: Parser) => {
+    return (request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) => {
       request.rawBody = body;
-      try {
-        done(null, parser(body));
-      } catch (error) {
-        done(error as Error);
-      }
+      request.bodyParser = parser;
+      done(null, undefined);
     };
   };
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parse(parseJsonBody));
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'buffer' },
-    parse(parseFormBody),
-  );
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, parse(sniff));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, keep(parseJsonBody));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, keep(parseFormBody));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, keep(sniff));
+}
+
+/** The body's parameters, parsed now; invalid bodies throw the catalogue's invalid_request. */
+export function parseBody(request: FastifyRequest): unknown {
+  return request.rawBody === undefined || request.bodyParser === undefined ? undefined : request.bodyParser(request.rawBody);
 }
 
 function sniff(body: Buffer): unknown {

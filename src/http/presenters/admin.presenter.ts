@@ -16,6 +16,7 @@ export const presentApiKey = (key: ApiKeySummary) => ({
   signature_type: key.scheme,
   permissions: key.permissions,
   strict: key.strict,
+  signing: key.signing,
   created_at: key.createdAt.toISOString(),
   revoked_at: key.revokedAt?.toISOString() ?? null,
 });

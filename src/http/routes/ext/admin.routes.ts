@@ -6,7 +6,7 @@ import type { UsersService } from '../../../services/users.service.ts';
 import { errors } from '../../../shared/errors.ts';
 import { presentApiKey, presentUser } from '../../presenters/admin.presenter.ts';
 import { defineRoute } from '../../route.ts';
-import { Id } from '../../schemas/common.ts';
+import { Id, oneOf } from '../../schemas/common.ts';
 
 const CreateUserInput = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -19,6 +19,7 @@ const CreateKeyInput = Type.Object({
   ]),
   rsa_public_key: Type.Optional(Type.String({ minLength: 1 })),
   strict: Type.Optional(Type.Boolean()),
+  signing: Type.Optional(oneOf(['3commas', 'tl1'], { description: 'tl1: method, path, query, body digest and a timestamp are signed (docs/signing.md)' })),
 });
 
 export const adminRoutes = (users: UsersService, apiKeys: ApiKeysService) => [
@@ -52,6 +53,7 @@ export const adminRoutes = (users: UsersService, apiKeys: ApiKeysService) => [
         permissions: permissionList(input.permissions),
         ...(input.rsa_public_key === undefined ? {} : { rsaPublicKeyPem: input.rsa_public_key }),
         strict: input.strict ?? false,
+        ...(input.signing === undefined ? {} : { signing: input.signing }),
       }),
   }),
   defineRoute({

@@ -34,6 +34,7 @@ export const userRoutes = (users: UsersService) => [
       permissions: caller.key.permissions,
       signature_type: caller.key.signingKey.scheme,
       strict_signing: caller.key.signingKey.strict,
+      signing: caller.key.signingKey.signing,
     }),
   }),
 ];
