@@ -61,7 +61,6 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDefinition[]):
         summary: route.summary,
         description: accessText(access),
         'x-permission': access.permission,
-        'x-signed': access.signed,
         tags: route.tags,
         ...documentedInput(route, input),
         ...(access.signed ? { security: [{ Apikey: [], Signature: [] }] } : {}),
@@ -99,10 +98,11 @@ function accessText(access: RouteAccess): string {
 
 /** Path parameters are documented as such, the rest as the query (GET, DELETE) or the body. */
 function documentedInput(route: RouteDefinition, input: TSchema) {
-  const { properties = {}, required = [], ...schema } = input as TSchema & { properties?: Record<string, TSchema>; required?: string[] };
+  type ObjectSchema = TSchema & { properties?: Record<string, TSchema & { default?: unknown }>; required?: string[] };
+  const { properties = {}, required = [], ...schema } = input as ObjectSchema;
   const pathNames = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   // A parameter with a default is required of the handler, not of the client.
-  const otherNames = required.filter((name) => !pathNames.includes(name) && (properties[name] as { default?: unknown }).default === undefined);
+  const otherNames = required.filter((name) => !pathNames.includes(name) && properties[name]?.default === undefined);
   const others = {
     ...schema,
     properties: Object.fromEntries(Object.entries(properties).filter(([name]) => !pathNames.includes(name))),

@@ -68,7 +68,12 @@ export function registerAuthentication(app: FastifyInstance, deps: Authenticatio
     if (!access) return;
     const key = request.apiKey;
     if (key) {
-      const signed = { method: request.method, rawUrl: request.raw.url ?? '', body: request.rawBody ?? EMPTY, timestamp: singleHeader(request, TIMESTAMP_HEADER) };
+      const signed = {
+        method: request.method,
+        rawUrl: request.raw.url ?? '',
+        body: request.rawBody ?? EMPTY,
+        timestamp: singleHeader(request, TIMESTAMP_HEADER),
+      };
       const verdict = verifyRequest(key.signingKey, signed, singleHeader(request, 'signature'), deps.now().getTime());
       if (!verdict.ok) {
         if (verdict.tried.length > 0) request.log.debug({ tried: verdict.tried }, 'no signature payload matched');
