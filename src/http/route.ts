@@ -72,12 +72,11 @@ export function registerRoutes(app: FastifyInstance, routes: RouteDefinition[]):
           request,
           reply,
         });
-        // Clients parse every reply as JSON, so a handler may not answer with nothing or bare text.
+        // Clients parse every reply as JSON: Fastify sends objects, arrays, numbers, booleans and
+        // null as JSON, but a string as bare text and undefined as nothing.
         if (result === undefined) throw new Error(`${route.method} ${route.url} answered no body`);
-        return reply
-          .code(route.successStatus ?? 200)
-          .type(JSON_TYPE)
-          .send(JSON.stringify(result));
+        reply.code(route.successStatus ?? 200);
+        return typeof result === 'string' ? reply.type(JSON_TYPE).send(JSON.stringify(result)) : result;
       },
     });
   }

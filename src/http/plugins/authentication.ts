@@ -52,8 +52,7 @@ export function registerAuthentication(app: FastifyInstance, deps: Authenticatio
   app.decorateRequest('apiKey', undefined);
   app.decorateRequest('caller', undefined);
 
-  app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.config.access?.signed) return;
+  const identify = async (request: FastifyRequest): Promise<void> => {
     const wait = limit.retryAfter(request.ip);
     if (wait > 0) throw errors.failedAuthenticationsLimited(wait);
     const apiKey = singleHeader(request, 'apikey');
@@ -61,6 +60,11 @@ export function registerAuthentication(app: FastifyInstance, deps: Authenticatio
     const key = await deps.apiKeys.authenticate(apiKey);
     if (!key) throw failed(request, errors.apiKeyInvalid('No active key has this value.'));
     request.apiKey = key;
+  };
+  // A callback hook, so unsigned requests pass without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.routeOptions.config.access?.signed) return done();
+    identify(request).then(() => done(), done);
   });
 
   app.addHook('preHandler', async (request) => {
