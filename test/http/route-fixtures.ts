@@ -22,6 +22,7 @@ export async function createFixtures(t: TestApp): Promise<Fixtures> {
   const key = await t.createKey({ permissions: PERMISSIONS.filter((p) => p !== 'NONE') });
   const credentials = { apiKey: key.apiKey, secret: key.secret };
   await setPrices(t, credentials, { USDT_ETH: '100', USDT_BTC: '20000' });
+  // Its owner, user2, is the user new keys are made for.
   const spareKey = await t.createKey();
   const account = (await t.request({ path: '/ver1/accounts', credentials })).body[0].id as number;
   const post = async (target: string, body: unknown) => {

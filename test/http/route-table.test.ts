@@ -14,12 +14,12 @@ import { fieldName, formText, loadOperations, nested, type Operation, seededRand
 const SEED = 20_260_301;
 const RANDOM_REQUESTS_PER_ROUTE = 8;
 const NUL = 'is invalid: contains a NUL character';
+const LONE_SURROGATE = 'is invalid: contains a lone surrogate, which is not Unicode text';
 /**
  * 5xx answers the catalogue gives on purpose: the reference's own 500 for the required balances of
  * a stopped grid, and 503 when a real exchange cannot be reached (no test reaches the network).
  */
 const DELIBERATE_5XX = new Set(['grid_lines_not_marked', 'exchange_unavailable']);
-const LONE_SURROGATE = 'is invalid: contains a lone surrogate, which is not Unicode text';
 
 let t: TestApp;
 let fixtures: Fixtures;
