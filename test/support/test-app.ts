@@ -80,7 +80,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     baseUrl,
     dataDir,
     close: async () => {
-      await app.close();
+      // A response a test left unread keeps its connection busy, and close would wait for it.
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
       await core.close();
       await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
