@@ -1,5 +1,6 @@
 // Runs every *.test.ts below the given folders (default: src and test) with Node's test runner.
-// Node 20's runner neither expands globs nor finds .ts files by itself, hence this list.
+// Node 20's runner neither expands globs nor finds .ts files by itself, hence this list. The spec
+// reporter shows the run; test-summary.mjs closes it with what failed and where the time went.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,7 +26,12 @@ const concurrency = Math.max(1, Math.min(4, os.availableParallelism()));
 const RUN_TIMEOUT_MS = 20 * 60 * 1000;
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...files],
+  [
+    '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    `--test-reporter=${path.join(import.meta.dirname, 'test-summary.mjs')}`, '--test-reporter-destination=stdout',
+    ...files,
+  ],
   { stdio: 'inherit', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' },
 );
 if (result.error) console.error(`The test run was stopped: ${result.error.message}`);

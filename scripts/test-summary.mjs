@@ -1,0 +1,61 @@
+/**
+ * A test reporter that closes the run with what a reader needs at the bottom: every failed or
+ * cancelled test by file and name (the spec reporter shows them far up, among a thousand passes),
+ * the slowest test files, and one "N passed, N failed, N skipped" line. A file that failed outside
+ * any test (an import error, a hook, an exit code) is named too, so a run never fails unexplained.
+ */
+import path from 'node:path';
+
+const SLOWEST_SHOWN = 8;
+
+export default async function* testSummary(source) {
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  const problems = [];
+  const fileSeconds = new Map();
+  const filesWithProblems = new Set();
+  for await (const event of source) {
+    const data = event.data;
+    const isFile = data?.file !== undefined && data.name === data.file;
+    if (event.type === 'test:complete' && isFile) {
+      fileSeconds.set(relative(data.file), data.details.duration_ms / 1000);
+    }
+    if (event.type === 'test:pass' && !isFile && data.details.type !== 'suite') {
+      if (data.skip !== undefined || data.todo !== undefined) counts.skipped++;
+      else counts.passed++;
+    }
+    if (event.type === 'test:fail') {
+      if (!isFile && data.details.type !== 'suite') counts.failed++;
+      if (isFile && filesWithProblems.has(relative(data.file))) continue;
+      // A suite fails with its tests: it is named only when nothing inside it was.
+      if (data.details.type === 'suite' && problems.some((p) => p.file === relative(data.file ?? '') && p.nesting > data.nesting)) continue;
+      problems.push(describeFailure(data, isFile));
+      filesWithProblems.add(relative(data.file ?? ''));
+    }
+  }
+  yield* summary(counts, problems, fileSeconds);
+}
+
+function describeFailure(data, isFile) {
+  const error = data.details.error;
+  const kind = error?.failureType === 'cancelledByParent' ? 'cancelled' : error?.failureType === 'testTimeoutFailure' ? 'timed out' : 'failed';
+  const cause = error?.cause ?? error;
+  const message = String(cause?.message ?? cause ?? '').split('\n')[0].slice(0, 200);
+  const file = relative(data.file ?? '');
+  return { file, nesting: data.nesting, text: `${kind}: ${file} ${isFile ? '(the file itself)' : `› ${data.name}`}${message ? `\n      ${message}` : ''}` };
+}
+
+function* summary(counts, problems, fileSeconds) {
+  yield '\n== Slowest test files (seconds, each in its own process)\n';
+  const slowest = [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN);
+  for (const [file, seconds] of slowest) yield `  ${seconds.toFixed(1).padStart(6)}  ${file}\n`;
+  if (problems.length > 0) {
+    yield `\n== ${problems.length} failed or cancelled\n`;
+    for (const problem of problems) yield `  ${problem.text}\n`;
+  }
+  const failed = Math.max(counts.failed, problems.length);
+  yield `\n${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped\n`;
+}
+
+function relative(file) {
+  return file === '' ? file : path.relative(process.cwd(), file);
+}
