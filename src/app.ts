@@ -2,14 +2,10 @@
  * Composition root: opens storage, applies migrations and wires services and the HTTP server.
  * Nothing here listens; main.ts decides what runs.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { SecretBox } from './auth/secret-box.ts';
 import type { Config } from './config/config.ts';
-import { resolveMasterKey } from './config/master-key.ts';
-import { buildHttpServer } from './http/server.ts';
 import { ApiKeysService } from './services/api-keys.service.ts';
 import { UsersService } from './services/users.service.ts';
 import { paperTrading } from './app-paper.ts';
@@ -24,7 +20,6 @@ import { SqlGridBotsRepository, writeGridProfits } from './store/grid-bots.repos
 import type { MarketTick } from './domain/market/market-tick.ts';
 import type { OrderUpdate } from './exchanges/exchange.ts';
 import { SqlEngineRepository } from './store/engine.repository.ts';
-import { CcxtConnector } from './exchanges/ccxt/ccxt-connector.ts';
 import type { ExchangeConnector } from './exchanges/exchange-connector.ts';
 import type { PriceFeed } from './market-data/price-feed.ts';
 import { AccountOverviews } from './services/account-overview.ts';
@@ -40,11 +35,11 @@ import { dec, ZERO } from './shared/decimal.ts';
 import { SqlAccountsRepository } from './store/accounts.repository.ts';
 import { SqlApiKeysRepository } from './store/api-keys.repository.ts';
 import { SqlUsersRepository } from './store/users.repository.ts';
-import { lockDataDir } from './store/data-dir-lock.ts';
 import type { Database } from './store/database.ts';
-import { migrate } from './store/migrate.ts';
-import { openPglite } from './store/pglite-database.ts';
-import { openPostgres } from './store/postgres-database.ts';
+import { openStorage } from './app-storage.ts';
+import { createLogger } from './logging.ts';
+
+export { createLogger };
 
 export const VERSION = '0.1.0';
 
@@ -74,52 +69,24 @@ export interface Core {
 
 export interface CoreOptions {
   logger?: Logger;
-  /** An already open database (tests); otherwise opened from the config. */
   /** The real-exchange connector; ccxt over the network by default. */
   connector?: ExchangeConnector;
   /** The paper market's price feed; chosen by PAPER_FEED by default. */
   feed?: PriceFeed;
   /** The clock that dates account valuations; the system clock by default. */
   now?: () => Date;
+  /** An already open database (tests); otherwise opened from the config. */
   db?: Database;
-}
-
-/**
- * Logs go to stdout for the server, written asynchronously so a request never waits on the
- * terminal; CLI commands pass stderr (fd 2), synchronously, to keep stdout for their output.
- */
-export function createLogger(level: string, fd = 1): Logger {
-  return pino(
-    {
-      level,
-      base: { service: 'tradeloop' },
-      redact: {
-        paths: ['apiKey', 'secret', 'signature', '*.apikey', '*.signature', '*.secret', '*.api_key'],
-        censor: '[redacted]',
-      },
-    },
-    pino.destination({ dest: fd, sync: fd !== 1 }),
-  );
 }
 
 export async function openCore(config: Config, options: CoreOptions = {}): Promise<Core> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  // The lock comes before anything else is written, so a process that is refused changes nothing.
-  const usesPglite = options.db === undefined && config.databaseUrl === undefined;
-  const releaseLock = usesPglite ? lockDataDir(config.dataDir) : () => {};
-  let db = options.db;
+  const storage = await openStorage(config, logger, options.db);
+  const db = storage.db;
   try {
-    const masterKey = resolveMasterKey(config.masterKey, config.dataDir);
-    db ??=
-      config.databaseUrl === undefined
-        ? await openPglite({ dataDir: path.join(config.dataDir, 'pgdata') })
-        : await openPostgres(config.databaseUrl);
-    const applied = await migrate(db);
-    if (applied.length > 0) logger.info({ migrations: applied, store: db.kind }, 'migrations applied');
-
-    const secretBox = new SecretBox(masterKey);
-    const connector = options.connector ?? new CcxtConnector();
+    const secretBox = new SecretBox(storage.masterKey);
+    // ccxt takes seconds to load: it is loaded only when no other connector is given.
+    const connector = options.connector ?? new (await import('./exchanges/ccxt/ccxt-connector.ts')).CcxtConnector();
     const paper = paperTrading(config.paper, db, connector, logger, options.feed);
     const markets = new MarketsService(paper, connector);
     const paperBalances = config.paper.balances.map((b) => ({ currency: b.currency, free: dec(b.amount), locked: ZERO }));
@@ -127,7 +94,6 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const usersRepository = new SqlUsersRepository(db);
     const users = new UsersService(usersRepository, (user) => accounts.createPaperAccount(user.id));
     const apiKeys = new ApiKeysService(new SqlApiKeysRepository(db), usersRepository, secretBox);
-    const database = db;
     const engine = new Engine({
       store: new SqlEngineRepository(db),
       exchangeFor: (accountId) => accounts.exchangeForId(accountId),
@@ -155,7 +121,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     return {
       config,
       logger,
-      db: database,
+      db,
       users,
       apiKeys,
       markets,
@@ -187,20 +153,20 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
             await paper.stop();
             await engine.stop();
           }
-          if (!options.db) await database.close();
         } finally {
-          releaseLock();
+          await storage.close();
         }
       },
     };
   } catch (error) {
-    if (db !== undefined && options.db === undefined) await db.close().catch(() => undefined);
-    releaseLock();
+    await storage.close().catch(() => undefined);
     throw error;
   }
 }
 
 export async function buildApp(core: Core, now: () => Date = () => new Date()): Promise<FastifyInstance> {
+  // Loaded here, not at the top: the command line opens the core without the HTTP server.
+  const { buildHttpServer } = await import('./http/server.ts');
   return buildHttpServer({
     logger: core.logger,
     users: core.users,

@@ -1,9 +1,7 @@
 /** Process entry: `tradeloop serve | users ... | keys ...`. Returns the exit code. */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Flags } from './config/config.ts';
-import { runKeysCommand } from './cli/keys.command.ts';
-import { runServe } from './cli/serve.command.ts';
-import { runUsersCommand } from './cli/users.command.ts';
+import { checkPaperBalances, ConfigError, loadConfig, type Flags } from './config/config.ts';
+import { PAPER_MARKETS } from './exchanges/paper/paper-markets.ts';
 import { ApiError } from './shared/errors.ts';
 import { DataDirLockedError } from './store/data-dir-lock.ts';
 import { DatabaseUnavailableError } from './store/postgres-database.ts';
@@ -14,7 +12,8 @@ const USAGE = `Usage:
   tradeloop keys create --user NAME --name LABEL --permissions P1,P2,... [--rsa-public-key FILE] [--strict] [--signing 3commas|tl1] [--json]
   tradeloop keys list [--json]
   tradeloop keys revoke ID
-Environment: PORT, HOST, DATA_DIR, DATABASE_URL, TRADELOOP_MASTER_KEY, LOG_LEVEL, RATE_LIMIT_PER_MINUTE`;
+Environment: PORT, HOST, DATA_DIR, DATABASE_URL, TRADELOOP_MASTER_KEY, LOG_LEVEL, LOG_FORMAT, RATE_LIMIT_PER_MINUTE,
+  PAPER_FEED, PAPER_REPLAY_SPEED, PAPER_REPLAY_FROM, PAPER_BALANCES, PAPER_FEE, PAPER_SLIPPAGE_BPS`;
 
 const OPTIONS = {
   host: { type: 'string' },
@@ -51,6 +50,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined && !parsed.values.help ? 2 : 0;
   }
+  // Data files (database, keys) are for this user only, whatever the shell's umask.
+  process.umask(0o077);
   try {
     const flags: Flags = {};
     for (const name of ['host', 'port', 'data-dir', 'database-url', 'log-level'] as const) {
@@ -62,23 +63,25 @@ export async function main(argv: string[]): Promise<number> {
       isServe ? process.env : { LOG_LEVEL: 'warn', ...process.env },
       flags,
     );
+    checkPaperBalances(config.paper.balances, [...new Set(PAPER_MARKETS.flatMap((market) => [market.base, market.quote]))]);
+    // Each command loads only its own modules: the server's take seconds the CLI need not wait.
     switch (command) {
       case 'serve':
-        return await runServe(config);
+        return await (await import('./cli/serve.command.ts')).runServe(config);
       case 'users':
-        return await runUsersCommand(config, rest, parsed.values);
+        return await (await import('./cli/users.command.ts')).runUsersCommand(config, rest, parsed.values);
       case 'keys':
-        return await runKeysCommand(config, rest, parsed.values);
+        return await (await import('./cli/keys.command.ts')).runKeysCommand(config, rest, parsed.values);
       default:
         process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
         return 2;
     }
   } catch (error) {
-    if (
-      error instanceof ConfigError ||
-      error instanceof DataDirLockedError ||
-      error instanceof DatabaseUnavailableError
-    ) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof DataDirLockedError || error instanceof DatabaseUnavailableError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }

@@ -1,11 +1,9 @@
 import fs from 'node:fs';
-import type { Core } from '../app.ts';
 import { parsePermissionList, PERMISSIONS } from '../auth/permissions.ts';
 import type { Config } from '../config/config.ts';
-import { presentApiKey } from '../http/presenters/admin.presenter.ts';
 import type { CliValues } from '../main.ts';
 import { ApiError } from '../shared/errors.ts';
-import { openCliCore } from './open-cli-core.ts';
+import { type AdminActions, openAdmin } from './admin-actions.ts';
 
 const USAGE = `Usage:
   tradeloop keys create --user NAME --name LABEL --permissions P1,P2,... [--rsa-public-key FILE] [--strict] [--signing 3commas|tl1] [--json]
@@ -14,23 +12,23 @@ const USAGE = `Usage:
 `;
 
 /** An exit code for bad arguments, or the work to do once the store is open. */
-type Prepared = number | ((core: Core) => Promise<number>);
+type Prepared = number | ((admin: AdminActions) => Promise<number>);
 
 export async function runKeysCommand(config: Config, args: string[], values: CliValues) {
   // Arguments are checked before the store is opened, so a typo neither waits for it nor touches it.
   const prepared = prepare(args, values);
   if (typeof prepared === 'number') return prepared;
-  const core = await openCliCore(config);
+  const admin = await openAdmin(config);
   try {
-    return await prepared(core);
+    return await prepared(admin);
   } finally {
-    await core.close();
+    await admin.close();
   }
 }
 
 function prepare([action, ...rest]: string[], values: CliValues): Prepared {
   if (action === 'create' && rest.length === 0) return prepareCreate(values);
-  if (action === 'list' && rest.length === 0) return (core) => list(core, values);
+  if (action === 'list' && rest.length === 0) return (admin) => list(admin, values);
   if (action === 'revoke' && rest.length === 1) return prepareRevoke(rest[0]!);
   process.stderr.write(USAGE);
   return 2;
@@ -63,8 +61,8 @@ function prepareCreate(values: CliValues): Prepared {
       return 2;
     }
   }
-  return async (core) => {
-    const key = await core.apiKeys.create({
+  return async (admin) => {
+    const key = await admin.createKey({
       userName: values.user!,
       name: values.name!,
       permissions,
@@ -84,16 +82,16 @@ function prepareCreate(values: CliValues): Prepared {
   };
 }
 
-async function list(core: Core, values: CliValues): Promise<number> {
-  const keys = await core.apiKeys.list();
+async function list(admin: AdminActions, values: CliValues): Promise<number> {
+  const keys = await admin.listKeys();
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(keys.map(presentApiKey))}\n`);
+    process.stdout.write(`${JSON.stringify(keys)}\n`);
     return 0;
   }
   for (const key of keys) {
-    const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active';
+    const state = key.revoked_at ? `revoked ${key.revoked_at}` : 'active';
     process.stdout.write(
-      `${key.id}\t${key.userName}\t${key.name}\t${key.keyPrefix}…\t${key.scheme}\t${key.permissions.join(',')}\t${state}\n`,
+      `${key.id}\t${key.user}\t${key.name}\t${key.key_prefix}…\t${key.signature_type}\t${key.permissions.join(',')}\t${state}\n`,
     );
   }
   return 0;
@@ -104,9 +102,9 @@ function prepareRevoke(id: string): Prepared {
     process.stderr.write(`A numeric key id is required, got "${id}"\n${USAGE}`);
     return 2;
   }
-  return async (core) => {
+  return async (admin) => {
     try {
-      await core.apiKeys.revoke(Number(id));
+      await admin.revokeKey(Number(id));
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error;
       process.stderr.write(`No active API key with id ${id}\n`);

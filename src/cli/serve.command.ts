@@ -1,36 +1,57 @@
-import { buildApp, openCore } from '../app.ts';
-import { ConfigError, type Config } from '../config/config.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildApp, openCore, type Core } from '../app.ts';
+import type { Config } from '../config/config.ts';
+import { checkListenAddress, listenFailure } from '../config/listen-address.ts';
+import { createLogger } from '../logging.ts';
 import { bootstrapAdmin } from './bootstrap-admin.ts';
+import { SERVER_FILE } from './running-server.ts';
 
 /** Runs the server until SIGINT or SIGTERM; resolves with the exit code. */
 export async function runServe(config: Config): Promise<number> {
-  // Signal handlers go in first: a signal during the first start then waits for PGlite's initdb
-  // to finish instead of killing the process halfway through it, and shutdown follows at once.
+  await checkListenAddress(config.host, config.port);
+  const logger = createLogger(config.logLevel, 1, config.logFormat);
+  let core: Core | undefined;
   const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  const core = await openCore(config);
+  // A signal during the start ends the process at once: the embedded database is moved into
+  // place only when whole, and every later step is a transaction or is redone on the next start.
+  void stopSignal.then((signal) => {
+    if (core !== undefined) return;
+    logger.info({ signal }, 'stopped while starting');
+    logger.flush();
+    process.exit(1);
+  });
+  core = await openCore(config, { logger });
+  const serverFile = path.join(config.dataDir, SERVER_FILE);
   try {
     await core.startTrading();
     await bootstrapAdmin(core);
     const app = await buildApp(core);
     try {
       await app.listen({ host: config.host, port: config.port }).catch((error: NodeJS.ErrnoException) => {
-        if (!['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL'].includes(error.code ?? '')) throw error;
-        throw new ConfigError(`Cannot listen on ${config.host}:${config.port}: ${error.message}`);
+        throw listenFailure(config.host, config.port, error);
       });
-      core.logger.info(
-        { address: app.server.address(), store: core.db.kind, dataDir: config.dataDir },
-        'Tradeloop is listening',
-      );
-      core.logger.info({ signal: await stopSignal }, 'shutting down');
+      const address = app.server.address();
+      if (address !== null && typeof address === 'object') {
+        const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        // The command line finds the running server here and acts through its API.
+        fs.writeFileSync(serverFile, JSON.stringify({ pid: process.pid, url: `http://${host}:${address.port}` }), { mode: 0o600 });
+      }
+      logger.info({ address, store: core.db.kind, dataDir: config.dataDir }, 'Tradeloop is listening');
+      logger.info({ signal: await stopSignal }, 'shutting down');
     } finally {
-      await app.close();
+      fs.rmSync(serverFile, { force: true });
+      const closing = app.close();
+      // Clients that keep a connection open or leave a response unread must not hold the stop.
+      app.server.closeAllConnections();
+      await closing;
     }
   } finally {
     await core.close();
-    core.logger.flush();
+    logger.flush();
   }
   return 0;
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.ts';
 import type { CliValues } from '../main.ts';
-import { openCliCore } from './open-cli-core.ts';
+import { openAdmin } from './admin-actions.ts';
 
 export async function runUsersCommand(config: Config, args: string[], values: CliValues) {
   const [action, name, ...extra] = args;
@@ -8,14 +8,14 @@ export async function runUsersCommand(config: Config, args: string[], values: Cl
     process.stderr.write('Usage: tradeloop users create NAME\n');
     return 2;
   }
-  const core = await openCliCore(config);
+  const admin = await openAdmin(config);
   try {
-    const user = await core.users.create(name);
+    const user = await admin.createUser(name);
     process.stdout.write(
       values.json ? `${JSON.stringify({ id: user.id, name: user.name })}\n` : `Created user ${user.name} (id ${user.id})\n`,
     );
     return 0;
   } finally {
-    await core.close();
+    await admin.close();
   }
 }

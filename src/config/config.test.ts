@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { ConfigError, loadConfig } from './config.ts';
+import { checkPaperBalances, ConfigError, loadConfig } from './config.ts';
 import { resolveMasterKey } from './master-key.ts';
 
 const DEFAULT_PAPER = {
@@ -28,6 +28,7 @@ describe(loadConfig.name, () => {
       databaseUrl: undefined,
       masterKey: undefined,
       logLevel: 'info',
+      logFormat: 'auto',
       rateLimitPerMinute: 100,
       paper: DEFAULT_PAPER,
     });
@@ -50,6 +51,7 @@ describe(loadConfig.name, () => {
       databaseUrl: 'postgresql://user:pw@db:5432/tradeloop',
       masterKey: 'passphrase',
       logLevel: 'debug',
+      logFormat: 'auto',
       rateLimitPerMinute: 0,
       paper: DEFAULT_PAPER,
     });
@@ -92,6 +94,9 @@ describe(loadConfig.name, () => {
     ['an unknown --log-level', {}, { 'log-level': 'loud' }, /^--log-level must be one of/],
     ['a negative RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '-5' }, {}, /^RATE_LIMIT_PER_MINUTE must be/],
     ['a RATE_LIMIT_PER_MINUTE that is no number', { RATE_LIMIT_PER_MINUTE: 'lots' }, {}, /^RATE_LIMIT_PER_MINUTE/],
+    ['a HOST that is a name', { HOST: 'my-server.example' }, {}, /^HOST must be an IP address of this machine or localhost .*got "my-server.example"$/],
+    ['a --host that is no address', {}, { host: '300.1.2.3' }, /^--host must be an IP address/],
+    ['an unknown LOG_FORMAT', { LOG_FORMAT: 'xml' }, {}, /^LOG_FORMAT must be one of auto, pretty, json, got "xml"$/],
   ];
   for (const [what, env, flags, message] of invalid) {
     it(`rejects ${what} with a ConfigError naming it`, () => {
@@ -176,4 +181,13 @@ describe('paper trading settings', () => {
       assert.throws(() => loadConfig({ [name]: value }), message);
     });
   }
+
+  it('refuses starting balances in a currency no paper market trades, listing the ones it does', () => {
+    const traded = ['BTC', 'USDT', 'ETH'];
+    assert.doesNotThrow(() => checkPaperBalances(loadConfig({ PAPER_BALANCES: 'USDT:1,ETH:2' }).paper.balances, traded));
+    assert.throws(
+      () => checkPaperBalances(loadConfig({ PAPER_BALANCES: 'USDT:1,DOGE:5,XRP:1' }).paper.balances, traded),
+      /^ConfigError: PAPER_BALANCES names DOGE, XRP, which no paper market trades; use BTC, USDT, ETH$/,
+    );
+  });
 });

@@ -1,4 +1,6 @@
+import net from 'node:net';
 import path from 'node:path';
+import type { LogFormat } from '../logging.ts';
 
 /** Typed configuration from environment variables, overridden by command-line flags. */
 export interface Config {
@@ -9,6 +11,8 @@ export interface Config {
   databaseUrl: string | undefined;
   masterKey: string | undefined;
   logLevel: string;
+  /** `auto`: readable lines on a terminal, JSON lines otherwise. */
+  logFormat: LogFormat;
   /** Requests per minute per API key; 0 disables the limit. */
   rateLimitPerMinute: number;
   paper: PaperConfig;
@@ -33,6 +37,7 @@ export interface PaperConfig {
 export type Flags = Partial<Record<'host' | 'port' | 'data-dir' | 'database-url' | 'log-level', string>>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS = ['auto', 'pretty', 'json'];
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -48,14 +53,26 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
   if (logLevel.value !== undefined && !LOG_LEVELS.includes(logLevel.value)) {
     throw new ConfigError(`${logLevel.name} must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel.value}"`);
   }
+  const logFormat = nonEmpty(env.LOG_FORMAT) ?? 'auto';
+  if (!LOG_FORMATS.includes(logFormat)) {
+    throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${logFormat}"`);
+  }
+  const host = setting(flags, env, 'host', 'HOST');
+  // Only addresses: resolving a name could wait on a DNS server that is not there.
+  if (host.value !== undefined && host.value !== 'localhost' && net.isIP(host.value) === 0) {
+    throw new ConfigError(
+      `${host.name} must be an IP address of this machine or localhost (127.0.0.1, ::1, or 0.0.0.0 for every interface), got "${host.value}"`,
+    );
+  }
   const port = setting(flags, env, 'port', 'PORT');
   return {
-    host: setting(flags, env, 'host', 'HOST').value ?? '127.0.0.1',
+    host: host.value ?? '127.0.0.1',
     port: integer(port.name, port.value, 8080, 0, 65535),
     dataDir: path.resolve(setting(flags, env, 'data-dir', 'DATA_DIR').value ?? './data'),
     databaseUrl: databaseUrl.value,
     masterKey: nonEmpty(env.TRADELOOP_MASTER_KEY),
     logLevel: logLevel.value ?? 'info',
+    logFormat: logFormat as LogFormat,
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', nonEmpty(env.RATE_LIMIT_PER_MINUTE), 100, 0, 1e9),
     paper: paperConfig(env),
   };
@@ -86,6 +103,16 @@ function paperBalances(text: string): PaperConfig['balances'] {
     }
     return { currency: match[1]!, amount: match[2]! };
   });
+}
+
+/** Refuses starting balances in currencies that no paper market trades: they could never be used. */
+export function checkPaperBalances(balances: PaperConfig['balances'], tradedCurrencies: readonly string[]): void {
+  const unknown = balances.filter((balance) => !tradedCurrencies.includes(balance.currency)).map((balance) => balance.currency);
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `PAPER_BALANCES names ${unknown.join(', ')}, which no paper market trades; use ${tradedCurrencies.join(', ')}`,
+    );
+  }
 }
 
 /** A flag wins over its variable; the name comes along so that errors point at what was set. */

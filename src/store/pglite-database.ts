@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Database, Sql } from './database.ts';
 import { named } from './statement-error.ts';
@@ -11,7 +13,20 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
     parsers,
   });
+  if (options.dataDir !== undefined) ownerOnly(options.dataDir);
   return new PgliteDatabase(db);
+}
+
+/**
+ * PGlite's initdb gives its files mode 0666 whatever the umask; the data is the user's alone.
+ * Files PGlite creates later follow the process umask, which the command line sets to 077.
+ */
+function ownerOnly(directory: string): void {
+  for (const entry of fs.readdirSync(directory, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    const mode = fs.statSync(file).mode & 0o777;
+    if ((mode & 0o077) !== 0) fs.chmodSync(file, mode & 0o700);
+  }
 }
 
 class PgliteDatabase implements Database {

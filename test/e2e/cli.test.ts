@@ -197,14 +197,35 @@ describe('tradeloop command', { concurrency: true }, () => {
       assert.equal(forged.status, 401);
     });
 
-    it('makes a second process on the same data directory fail at once, changing nothing', pgliteOnly, async () => {
+    it('lets the command line act through the running server, changing nothing in the data directory', async () => {
       const filesBefore = fs.readdirSync(store.dataDir).sort();
-      const result = await processes.run(['keys', 'list'], store.env);
-      assert.equal(result.code, 1);
-      assert.equal(result.stdout, '');
-      assert.match(result.stderr, /is in use by another Tradeloop process \(pid \d+\)/);
+      const created = await processes.run(['users', 'create', 'carol', '--json'], store.env);
+      assert.equal(created.code, 0, created.stderr);
+      assert.equal(JSON.parse(created.stdout).name, 'carol');
+      const listed = await processes.run(['keys', 'list', '--json'], store.env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(JSON.parse(listed.stdout).map((key: { user: string }) => key.user), ['admin']);
       assert.deepEqual(fs.readdirSync(store.dataDir).sort(), filesBefore);
       assert.ok(!filesBefore.includes('master.key'));
+    });
+
+    it('makes a second process fail at once when it cannot find the server that holds the lock', pgliteOnly, async () => {
+      const noted = path.join(store.dataDir, 'server.json');
+      fs.renameSync(noted, `${noted}.aside`);
+      try {
+        const result = await processes.run(['keys', 'list'], store.env);
+        assert.equal(result.code, 1);
+        assert.equal(result.stdout, '');
+        assert.match(result.stderr, /is in use by another Tradeloop process \(pid \d+\)/);
+      } finally {
+        fs.renameSync(`${noted}.aside`, noted);
+      }
+    });
+
+    it('keeps the embedded database files readable by this user only', pgliteOnly, () => {
+      for (const file of ['pgdata', 'pgdata/PG_VERSION', 'pgdata/postgresql.conf', 'admin-key.json']) {
+        assert.equal(fs.statSync(path.join(store.dataDir, file)).mode & 0o077, 0, file);
+      }
     });
 
     it('stops on SIGTERM with exit code 0, releasing the lock, and never logged a secret', async () => {
@@ -223,5 +244,33 @@ describe('tradeloop command', { concurrency: true }, () => {
       assert.equal(result.code, 0, result.stderr);
       assert.deepEqual(JSON.parse(result.stdout).map((key: { user: string }) => key.user), ['admin']);
     });
+  });
+
+  describe('settings that cannot work', { concurrency: true }, () => {
+    const processes = new TradeloopProcesses();
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-settings-'));
+    after(() => {
+      processes.killAll();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    });
+    const aFile = path.join(scratch, 'a-file');
+    fs.writeFileSync(aFile, '');
+
+    for (const [what, env, message] of [
+      ['a DATA_DIR that is a file', { DATA_DIR: aFile }, /^DATA_DIR \(--data-dir\) .*a-file is a file, not a directory; set it to a directory/],
+      ['a DATA_DIR under /proc', { DATA_DIR: '/proc/tradeloop' }, /^DATA_DIR \(--data-dir\) \/proc\/tradeloop is on a kernel file system/],
+      ['a HOST that is no address', { HOST: 'no-such-host', DATA_DIR: scratch }, /^HOST must be an IP address of this machine/],
+      ['a HOST of another machine', { HOST: '192.0.2.1', PORT: '0', DATA_DIR: scratch }, /^Cannot listen on 192\.0\.2\.1:0: "192\.0\.2\.1" is no address of this machine; set HOST/],
+      ['a paper balance no market trades', { PAPER_BALANCES: 'USDT:5,DOGE:1', DATA_DIR: scratch }, /^PAPER_BALANCES names DOGE, which no paper market trades; use /],
+    ] as const) {
+      it(`refuses ${what} in one line with exit status 2, before opening anything`, async () => {
+        const result = await processes.run(['serve'], env);
+        assert.equal(result.code, 2, result.stderr);
+        assert.equal(result.stdout, '');
+        assert.match(result.stderr, message);
+        assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+        assert.ok(!fs.existsSync(path.join(scratch, 'pgdata')));
+      });
+    }
   });
 });
