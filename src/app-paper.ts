@@ -1,7 +1,8 @@
 /**
  * Composition of the paper exchange: the venue with its markets and fees, its state in the
  * database, and the price feed PAPER_FEED names. A live feed that cannot reach its exchange at
- * start falls back to the replay of the shipped candles, and says so once.
+ * start falls back to the replay of the shipped candles, and says so in one line. Replayed prices
+ * are dated by the wall clock, and the replay continues where the last run stopped.
  */
 import type { Logger } from 'pino';
 import type { PaperConfig } from './config/config.ts';
@@ -14,11 +15,12 @@ import { LiveFeed } from './market-data/live-feed.ts';
 import { ManualFeed } from './market-data/manual-feed.ts';
 import { paperReplaySources } from './market-data/paper-replay.ts';
 import type { PriceFeed, TickSink } from './market-data/price-feed.ts';
-import { ReplayFeed } from './market-data/replay-feed.ts';
+import { ResumingReplay } from './market-data/resuming-replay.ts';
 import { SyntheticFeed } from './market-data/synthetic-feed.ts';
 import { dec } from './shared/decimal.ts';
 import type { Database } from './store/database.ts';
 import { SqlPaperRepository } from './store/paper.repository.ts';
+import { SqlReplayPositions } from './store/replay-positions.repository.ts';
 
 const LIVE_POLL_MS = 2_000;
 const SYNTHETIC_START: Record<string, string> = { USDT_BTC: '60000', USDT_ETH: '3000', BTC_ETH: '0.05', USDT_SOL: '150' };
@@ -26,24 +28,32 @@ const SYNTHETIC_START: Record<string, string> = { USDT_BTC: '60000', USDT_ETH: '
 export function paperTrading(config: PaperConfig, db: Database, connector: ExchangeConnector, logger: Logger, feed?: PriceFeed) {
   const fee = dec(config.fee);
   const venue = new PaperVenue(PAPER_MARKETS, { fees: { maker: fee, taker: fee }, slippage: fixedSlippage(config.slippageBasisPoints) });
-  return new PaperTrading(venue, new SqlPaperRepository(db), feed ?? paperFeed(config, connector, logger));
+  return new PaperTrading(venue, new SqlPaperRepository(db), feed ?? paperFeed(config, connector, db, logger));
 }
 
-function paperFeed(config: PaperConfig, connector: ExchangeConnector, logger: Logger): PriceFeed {
+function paperFeed(config: PaperConfig, connector: ExchangeConnector, db: Database, logger: Logger): PriceFeed {
   const onError = (error: unknown) => logger.warn({ err: error }, 'price feed error');
-  const replay = () =>
-    new ReplayFeed({
-      sources: paperReplaySources(marketStep('BTC_ETH')),
+  const replay = (why: string) =>
+    new ResumingReplay({
+      sources: () => paperReplaySources(marketStep('BTC_ETH')),
       speed: config.replaySpeed,
-      shiftTo: new Date(),
+      from: config.replayFrom,
+      positions: new SqlReplayPositions(db),
+      now: () => new Date(),
+      saveEveryMs: 1_000,
+      onStart: (from, resumed) =>
+        logger.info(
+          `paper prices: ${why}replaying the shipped candles ${resumed ? 'from where the last run stopped, ' : ''}` +
+            `${from.toISOString().slice(0, 10)} onwards at ${config.replaySpeed === 0 ? 'full speed' : `${config.replaySpeed}x`}, dated now`,
+        ),
       onError,
-      onEnd: () => logger.info('the paper market replay reached the end of its data'),
+      onEnd: () => logger.info('the paper market replay reached the end of its data; prices stay where they are'),
     });
   switch (config.feed) {
     case 'manual':
       return new ManualFeed();
     case 'replay':
-      return replay();
+      return replay('');
     case 'synthetic':
       return new SyntheticFeed({
         pairs: PAPER_MARKETS.map((m) => ({ pair: m.pair, startPrice: dec(SYNTHETIC_START[m.pair] ?? '100'), priceStep: m.rules.priceStep })),
@@ -60,8 +70,7 @@ function paperFeed(config: PaperConfig, connector: ExchangeConnector, logger: Lo
           intervalMs: LIVE_POLL_MS,
           onError,
         }),
-        replay,
-        (error) => logger.warn({ err: error, exchange: config.liveExchange }, 'live prices unreachable; replaying shipped candles instead'),
+        (error) => replay(`live prices from ${config.liveExchange} are unreachable (${firstLine(error)}); `),
       );
   }
 }
@@ -70,14 +79,17 @@ function marketStep(pair: string) {
   return PAPER_MARKETS.find((market) => market.pair === pair)!.rules.priceStep;
 }
 
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 160);
+}
+
 /** Starts the first feed, or the second when the first cannot start. */
 class FallbackFeed implements PriceFeed {
   private active: PriceFeed;
 
   constructor(
     first: PriceFeed,
-    private readonly fallback: () => PriceFeed,
-    private readonly onFallback: (error: unknown) => void,
+    private readonly fallback: (error: unknown) => PriceFeed,
   ) {
     this.active = first;
   }
@@ -90,8 +102,7 @@ class FallbackFeed implements PriceFeed {
     try {
       await this.active.start(sink);
     } catch (error) {
-      this.onFallback(error);
-      this.active = this.fallback();
+      this.active = this.fallback(error);
       await this.active.start(sink);
     }
   }

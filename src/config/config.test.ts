@@ -9,6 +9,7 @@ import { resolveMasterKey } from './master-key.ts';
 const DEFAULT_PAPER = {
   feed: 'live',
   replaySpeed: 3600,
+  replayFrom: undefined,
   liveExchange: 'binance',
   balances: [
     { currency: 'USDT', amount: '10000' },
@@ -153,6 +154,7 @@ describe('paper trading settings', () => {
     const { paper } = loadConfig({
       PAPER_FEED: 'replay',
       PAPER_REPLAY_SPEED: '60',
+      PAPER_REPLAY_FROM: '2021-05-01',
       PAPER_BALANCES: 'USDT:500, SOL:3.5',
       PAPER_FEE: '0.00075',
       PAPER_LIVE_EXCHANGE: 'kraken',
@@ -161,6 +163,7 @@ describe('paper trading settings', () => {
     assert.deepEqual(paper, {
       feed: 'replay',
       replaySpeed: 60,
+      replayFrom: new Date('2021-05-01T00:00:00Z'),
       liveExchange: 'kraken',
       balances: [
         { currency: 'USDT', amount: '500' },
@@ -176,6 +179,8 @@ describe('paper trading settings', () => {
     ['PAPER_BALANCES', 'USDT=5', /PAPER_BALANCES must look like/],
     ['PAPER_FEE', '1.5', /PAPER_FEE must be a fraction below 1/],
     ['PAPER_REPLAY_SPEED', '-1', /PAPER_REPLAY_SPEED must be an integer/],
+    ['PAPER_REPLAY_FROM', 'May 2021', /PAPER_REPLAY_FROM must be a date such as 2024-03-01 \(UTC\), got "May 2021"/],
+    ['PAPER_REPLAY_FROM', '2021-02-30', /PAPER_REPLAY_FROM must be a date/],
   ] as const) {
     it(`refuses ${name}=${value}`, () => {
       assert.throws(() => loadConfig({ [name]: value }), message);

@@ -24,6 +24,8 @@ export interface PaperConfig {
   feed: (typeof FEED_KINDS)[number];
   /** How many times faster than real time the replay feed runs. */
   replaySpeed: number;
+  /** Where the replayed period of the shipped data starts; the most recent year when unset. */
+  replayFrom: Date | undefined;
   /** The exchange whose public prices the live feed polls. */
   liveExchange: string;
   /** Starting balances of every new paper account, as currency and amount text. */
@@ -88,6 +90,7 @@ function paperConfig(env: NodeJS.ProcessEnv): PaperConfig {
   return {
     feed: feed as PaperConfig['feed'],
     replaySpeed: integer('PAPER_REPLAY_SPEED', nonEmpty(env.PAPER_REPLAY_SPEED), 3600, 0, 1e9),
+    replayFrom: date('PAPER_REPLAY_FROM', nonEmpty(env.PAPER_REPLAY_FROM)),
     liveExchange: nonEmpty(env.PAPER_LIVE_EXCHANGE) ?? 'binance',
     balances: paperBalances(nonEmpty(env.PAPER_BALANCES) ?? 'USDT:10000,BTC:0.1,ETH:2'),
     fee,
@@ -125,6 +128,16 @@ function setting(flags: Flags, env: NodeJS.ProcessEnv, flag: keyof Flags, variab
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function date(name: string, text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  const value = /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/.test(text) ? new Date(text) : undefined;
+  // The round trip refuses days a month does not have, which Date would roll over.
+  if (value === undefined || Number.isNaN(value.getTime()) || value.toISOString().slice(0, 10) !== text.slice(0, 10)) {
+    throw new ConfigError(`${name} must be a date such as 2024-03-01 (UTC), got "${text}"`);
+  }
+  return value;
 }
 
 function integer(name: string, text: string | undefined, fallback: number, min: number, max: number) {

@@ -41,4 +41,38 @@ describe(ReplayFeed.name, () => {
     assert.equal(received.every((tick) => tick.volume !== undefined), true);
     assert.equal(received.at(-1)!.price.toFixed(), trades.at(-1)!.price.toFixed());
   });
+
+  const hourly = (count: number) => [{ pair: 'USDT_BTC', candleDurationMs: HOUR, candles: Array.from({ length: count }, (_, i) => candle(i, '10', '12', '9', '11')) }];
+
+  it('at full speed still lets the process do other work between batches', async () => {
+    let delivered = 0;
+    let deliveredWhenATimerRan: number | undefined;
+    setTimeout(() => (deliveredWhenATimerRan = delivered), 0);
+    await new Promise<void>((resolve) => {
+      const feed = new ReplayFeed({ speed: 0, sources: hourly(50), onEnd: resolve });
+      void feed.start(async () => void delivered++);
+    });
+    assert.equal(delivered, 200);
+    assert.ok(deliveredWhenATimerRan !== undefined && deliveredWhenATimerRan < 200, `the timer ran after ${deliveredWhenATimerRan} of 200 batches`);
+  });
+
+  it('starts at a chosen time, dates ticks by the given clock and reports its position', async () => {
+    const received: MarketTick[] = [];
+    const positions: number[] = [];
+    const now = new Date('2030-01-01T00:00:00Z');
+    await new Promise<void>((resolve) => {
+      const feed = new ReplayFeed({
+        speed: 0,
+        sources: hourly(3),
+        from: new Date(2 * HOUR),
+        stampWith: () => now,
+        onPosition: (at) => positions.push(at.getTime() - 2 * HOUR),
+        onEnd: resolve,
+      });
+      void feed.start(async (batch) => void received.push(...batch));
+    });
+    // The third candle's path: open, first extreme, second extreme, close (just before its end).
+    assert.deepEqual(positions, [0, 1_200_000, 2_400_000, 3_599_999]);
+    assert.ok(received.every((tick) => tick.at === now));
+  });
 });

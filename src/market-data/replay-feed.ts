@@ -1,7 +1,8 @@
 /**
  * Replays shipped candles (each walked open → first extreme → second extreme → close) or trades,
  * for one or more pairs merged in time order. `speed` is how many times faster than real time the
- * replay runs; 0 replays as fast as the sink takes the ticks (backtests and benchmarks).
+ * replay runs; 0 replays as fast as the sink takes the ticks (backtests and benchmarks), still
+ * letting the process do other work between batches.
  */
 import { intraCandlePath, type Candle, type PathPoint } from '../domain/market/candle.ts';
 import type { MarketTick } from '../domain/market/market-tick.ts';
@@ -18,6 +19,12 @@ export interface ReplayFeedOptions {
   speed: number;
   /** Moves every time by one offset so that the replay's first tick happens at this time. */
   shiftTo?: Date;
+  /** Dates every tick with this clock when it is delivered: the data gives prices, not times. */
+  stampWith?: () => Date;
+  /** Skips the data before this time (a period chosen, or where an earlier run stopped). */
+  from?: Date;
+  /** Told the data time of each batch once the sink has taken it. */
+  onPosition?: (at: Date) => void;
   onError?: (error: unknown) => void;
   onEnd?: () => void;
 }
@@ -49,6 +56,7 @@ export class ReplayFeed implements PriceFeed {
           head = heads[index] = streams[index]!.next();
         }
       });
+      if (this.options.from !== undefined && earliest < this.options.from.getTime()) continue;
       offset ??= this.options.shiftTo === undefined ? 0 : this.options.shiftTo.getTime() - earliest;
       yield offset === 0 ? batch : batch.map((tick) => ({ ...tick, at: new Date(tick.at.getTime() + offset!) }));
     }
@@ -68,13 +76,17 @@ export class ReplayFeed implements PriceFeed {
     let previous: number | undefined;
     for (const batch of this.batches()) {
       if (this.stopped) return;
-      const at = batch[0]!.at.getTime();
-      if (this.options.speed > 0 && previous !== undefined) {
-        await new Promise((resolve) => setTimeout(resolve, (at - previous!) / this.options.speed));
-      }
-      previous = at;
-      try {
-        await sink(batch);
+      const at = batch[0]!.at;
+      // A sink that needs no I/O resolves at once; without a real pause the replay would hold the
+      // process until its end, and the server would not even listen.
+      const pause = this.options.speed > 0 && previous !== undefined ? (at.getTime() - previous) / this.options.speed : 0;
+      await new Promise((resolve) => (pause > 0 ? setTimeout(resolve, pause) : setImmediate(resolve)));
+      if (this.stopped) return;
+      previous = at.getTime();
+      const stamp = this.options.stampWith;      try {
+        const now = stamp?.();
+        await sink(now === undefined ? batch : batch.map((tick) => ({ ...tick, at: now })));
+        this.options.onPosition?.(at);
       } catch (error) {
         this.options.onError?.(error);
       }
