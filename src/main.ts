@@ -1,6 +1,8 @@
 /** Process entry: `tradeloop serve | users ... | keys ...`. Returns the exit code. */
 import { parseArgs } from 'node:util';
 import { checkPaperBalances, ConfigError, loadConfig, type Flags } from './config/config.ts';
+import { checkDataDir } from './config/data-dir.ts';
+import { checkListenAddress } from './config/listen-address.ts';
 import { PAPER_MARKETS } from './exchanges/paper/paper-markets.ts';
 import { ApiError } from './shared/errors.ts';
 import { DataDirLockedError } from './store/data-dir-lock.ts';
@@ -63,7 +65,10 @@ export async function main(argv: string[]): Promise<number> {
       isServe ? process.env : { LOG_LEVEL: 'warn', ...process.env },
       flags,
     );
+    // Settings are checked before any command loads its modules, which takes seconds.
     checkPaperBalances(config.paper.balances, [...new Set(PAPER_MARKETS.flatMap((market) => [market.base, market.quote]))]);
+    if (command === 'serve' || config.databaseUrl === undefined) checkDataDir(config.dataDir);
+    if (command === 'serve') await checkListenAddress(config.host, config.port);
     // Each command loads only its own modules: the server's take seconds the CLI need not wait.
     switch (command) {
       case 'serve':

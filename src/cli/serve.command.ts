@@ -2,14 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp, openCore, type Core } from '../app.ts';
 import type { Config } from '../config/config.ts';
-import { checkListenAddress, listenFailure } from '../config/listen-address.ts';
+import { listenFailure } from '../config/listen-address.ts';
 import { createLogger } from '../logging.ts';
 import { bootstrapAdmin } from './bootstrap-admin.ts';
 import { SERVER_FILE } from './running-server.ts';
 
 /** Runs the server until SIGINT or SIGTERM; resolves with the exit code. */
 export async function runServe(config: Config): Promise<number> {
-  await checkListenAddress(config.host, config.port);
   const logger = createLogger(config.logLevel, 1, config.logFormat);
   let core: Core | undefined;
   const stopSignal = new Promise<NodeJS.Signals>((resolve) => {

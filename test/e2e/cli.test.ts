@@ -45,7 +45,7 @@ async function adminQuery(sql: string): Promise<void> {
 
 // The suites use separate stores, so they run side by side; the tests inside each run in order.
 describe('tradeloop command', { concurrency: true }, () => {
-  describe('users and keys', { concurrency: 1, timeout: 120_000 }, () => {
+  describe('users and keys', { concurrency: 1 }, () => {
     let store: Awaited<ReturnType<typeof freshStore>>;
     let hmacKey: { id: number; api_key: string; secret: string };
     let rsaKey: { id: number; api_key: string };
@@ -53,10 +53,9 @@ describe('tradeloop command', { concurrency: true }, () => {
     const cli = (args: string[], env: Record<string, string> = {}) =>
       processes.run(args, { ...store.env, ...env });
 
-    // Hooks take their own timeout: the suite's does not cover them.
     before(async () => {
       store = await freshStore();
-    }, { timeout: 60_000 });
+    });
 
     after(async () => {
       processes.killAll();
@@ -161,7 +160,7 @@ describe('tradeloop command', { concurrency: true }, () => {
     });
   });
 
-  describe('serve', { concurrency: 1, timeout: 120_000 }, () => {
+  describe('serve', { concurrency: 1 }, () => {
     const masterKey = randomBytes(32).toString('hex');
     let store: Awaited<ReturnType<typeof freshStore>>;
     let server: RunningServer | undefined;
@@ -173,7 +172,7 @@ describe('tradeloop command', { concurrency: true }, () => {
       // With the master key from the environment, any master.key file would come from a process
       // that was refused the data directory.
       server = await processes.serve({ ...store.env, PORT: '0', LOG_LEVEL: 'info', TRADELOOP_MASTER_KEY: masterKey });
-    }, { timeout: 90_000 });
+    });
 
     after(async () => {
       processes.killAll();
@@ -243,6 +242,37 @@ describe('tradeloop command', { concurrency: true }, () => {
       const result = await processes.run(['keys', 'list', '--json'], { ...store.env, TRADELOOP_MASTER_KEY: masterKey });
       assert.equal(result.code, 0, result.stderr);
       assert.deepEqual(JSON.parse(result.stdout).map((key: { user: string }) => key.user), ['admin']);
+    });
+  });
+
+  describe('the paper replay across a restart', { concurrency: 1 }, () => {
+    let store: Awaited<ReturnType<typeof freshStore>>;
+    const processes = new TradeloopProcesses();
+    const env = () => ({ ...store.env, PORT: '0', LOG_LEVEL: 'info', PAPER_FEED: 'replay', PAPER_REPLAY_SPEED: '0', PAPER_REPLAY_FROM: '2025-10-01' });
+    const btcPrice = async (server: RunningServer) => {
+      const response = await fetch(`http://127.0.0.1:${server.port}/public/api/ver1/accounts/currency_rates?market_code=paper_trading&pair=USDT_BTC`);
+      assert.equal(response.status, 200);
+      return Number(((await response.json()) as { last: string }).last);
+    };
+
+    before(async () => {
+      store = await freshStore();
+    });
+
+    after(async () => {
+      processes.killAll();
+      await store?.cleanup();
+    });
+
+    it('listens while replaying at full speed, says which period it plays, and continues there after a restart', async () => {
+      const first = await processes.serve(env());
+      assert.match(first.output(), /paper prices: replaying the shipped candles 2025-10-01 onwards at full speed, dated now/);
+      assert.ok((await btcPrice(first)) > 50_000, 'a 2025 price, not one from 2016');
+      assert.equal(await first.stop('SIGTERM'), 0, first.output());
+      const second = await processes.serve(env());
+      assert.match(second.output(), /paper prices: replaying the shipped candles from where the last run stopped, 2025-\d\d-\d\d/);
+      assert.ok(!/2025-10-01 onwards/.test(second.output()));
+      assert.equal(await second.stop('SIGTERM'), 0, second.output());
     });
   });
 
