@@ -13,7 +13,7 @@ import { PAPER_MARKETS } from './exchanges/paper/paper-markets.ts';
 import { PaperVenue } from './exchanges/paper/paper-venue.ts';
 import { LiveFeed } from './market-data/live-feed.ts';
 import { ManualFeed } from './market-data/manual-feed.ts';
-import { paperReplaySources } from './market-data/paper-replay.ts';
+import { defaultReplayStart, paperReplaySources } from './market-data/paper-replay.ts';
 import type { PriceFeed, TickSink } from './market-data/price-feed.ts';
 import { ResumingReplay } from './market-data/resuming-replay.ts';
 import { SyntheticFeed } from './market-data/synthetic-feed.ts';
@@ -35,9 +35,9 @@ function paperFeed(config: PaperConfig, connector: ExchangeConnector, db: Databa
   const onError = (error: unknown) => logger.warn({ err: error }, 'price feed error');
   const replay = (why: string) =>
     new ResumingReplay({
-      sources: () => paperReplaySources(marketStep('BTC_ETH')),
+      sources: (from) => paperReplaySources(marketStep('BTC_ETH'), from),
       speed: config.replaySpeed,
-      from: config.replayFrom,
+      from: config.replayFrom ?? defaultReplayStart(),
       positions: new SqlReplayPositions(db),
       now: () => new Date(),
       saveEveryMs: 1_000,

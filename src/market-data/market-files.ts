@@ -18,18 +18,21 @@ export interface Trade {
   takerSide: 'buy' | 'sell';
 }
 
-function readRows(file: string, header: string): string[][] {
+function readRows(file: string, header: string, from?: Date): string[][] {
   const raw = fs.readFileSync(file);
   const text = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   if (lines[0]?.trim() !== header) {
     throw new Error(`${path.basename(file)}: expected the header "${header}"`);
   }
-  return lines.slice(1).map((line) => line.trim().split(','));
+  const rows = lines.slice(1).map((line) => line.trim().split(','));
+  // Rows are filtered on their time before any decimal is made: that is where reading costs.
+  return from === undefined ? rows : rows.filter((row) => Number(row[0]) >= from.getTime());
 }
 
-export function readCandles(file: string): Candle[] {
-  return readRows(file, 'time,open,high,low,close,volume').map(([time, open, high, low, close, volume]) => ({
+/** The file's candles in time order; with `from`, only those opening at or after it. */
+export function readCandles(file: string, from?: Date): Candle[] {
+  return readRows(file, 'time,open,high,low,close,volume', from).map(([time, open, high, low, close, volume]) => ({
     time: new Date(Number(time)),
     open: dec(open!),
     high: dec(high!),
@@ -46,6 +49,13 @@ export function readTrades(file: string): Trade[] {
     amount: dec(qty!),
     takerSide: side === 'buy' ? 'buy' : 'sell',
   }));
+}
+
+/** The opening time of the file's last candle or trade. */
+export function lastRowTime(file: string): Date {
+  const raw = fs.readFileSync(file);
+  const text = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8').trimEnd();
+  return new Date(Number(text.slice(text.lastIndexOf('\n') + 1).split(',')[0]));
 }
 
 /** The candle duration a file name states (`-1h-`, `-4h-`, `-5m-`). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { aCandle as candle, HOUR } from '../../test/builders/candle.ts';
 import { dec } from '../shared/decimal.ts';
-import { crossRate, paperReplaySources } from './paper-replay.ts';
+import { crossRate, defaultReplayStart, paperReplaySources } from './paper-replay.ts';
 
 
 describe('paper market replay', () => {
@@ -18,5 +18,18 @@ describe('paper market replay', () => {
     assert.deepEqual(sources.map((s) => s.pair), ['USDT_BTC', 'USDT_ETH', 'BTC_ETH']);
     const cross = sources[2]!;
     assert.ok('points' in cross && cross.points.length > 80_000);
+  });
+
+  it('starts by default a year before the last candle (2025-10-28), where prices are recent', () => {
+    assert.equal(defaultReplayStart().toISOString(), '2024-10-28T00:00:00.000Z');
+  });
+
+  it('reads only the candles from a chosen time on, starting with the one that holds it', () => {
+    const from = new Date('2025-10-01T01:00:00Z');
+    const [btc, eth, cross] = paperReplaySources(dec('0.00001'), from);
+    assert.ok(btc && 'candles' in btc && eth && 'candles' in eth && cross && 'points' in cross);
+    assert.equal(btc.candles[0]!.time.toISOString(), '2025-10-01T00:00:00.000Z');
+    assert.ok(btc.candles.length < 200 && Number(btc.candles[0]!.open.toFixed()) > 100_000);
+    assert.equal(cross.points[0]!.at.toISOString(), '2025-10-01T00:00:00.000Z');
   });
 });

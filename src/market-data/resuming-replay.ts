@@ -13,10 +13,11 @@ export interface ReplayPositionStore {
 }
 
 export interface ResumingReplayOptions {
-  sources: () => ReplaySource[];
+  /** The data from this time on (earlier data may come along; the replay skips it). */
+  sources: (from: Date) => ReplaySource[];
   speed: number;
-  /** Where the period starts; the most recent year of the data when not chosen. */
-  from: Date | undefined;
+  /** Where the replayed period starts, and what its stored position is kept under. */
+  from: Date;
   positions: ReplayPositionStore;
   now: () => Date;
   /** Positions are stored at most this often (and once more at stop). */
@@ -25,8 +26,6 @@ export interface ResumingReplayOptions {
   onError?: (error: unknown) => void;
   onEnd?: () => void;
 }
-
-const YEAR_MS = 365 * 24 * 3_600_000;
 
 export class ResumingReplay implements PriceFeed {
   readonly kind = 'replay';
@@ -39,14 +38,12 @@ export class ResumingReplay implements PriceFeed {
   constructor(private readonly options: ResumingReplayOptions) {}
 
   async start(sink: TickSink): Promise<void> {
-    const sources = this.options.sources();
-    const from = this.options.from ?? new Date(latestTime(sources) - YEAR_MS);
-    this.period = from.toISOString();
+    this.period = this.options.from.toISOString();
     const stored = await this.options.positions.load(this.period);
-    const start = stored === undefined ? from : new Date(stored.getTime() + 1);
+    const start = stored === undefined ? this.options.from : new Date(stored.getTime() + 1);
     this.options.onStart?.(start, stored !== undefined);
     this.feed = new ReplayFeed({
-      sources,
+      sources: this.options.sources(start),
       speed: this.options.speed,
       from: start,
       stampWith: this.options.now,
@@ -74,14 +71,4 @@ export class ResumingReplay implements PriceFeed {
       .then(() => this.options.positions.save(this.period, at))
       .catch((error) => this.options.onError?.(error));
   }
-}
-
-function latestTime(sources: ReplaySource[]): number {
-  return Math.max(
-    ...sources.map((source) => {
-      if ('points' in source) return source.points.at(-1)?.at.getTime() ?? 0;
-      if ('trades' in source) return source.trades.at(-1)?.at.getTime() ?? 0;
-      return source.candles.at(-1)?.time.getTime() ?? 0;
-    }),
-  );
 }
