@@ -80,7 +80,7 @@ export interface CoreOptions {
 }
 
 export async function openCore(config: Config, options: CoreOptions = {}): Promise<Core> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, 1, config.logFormat);
   const storage = await openStorage(config, logger, options.db);
   const db = storage.db;
   try {

@@ -52,6 +52,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined && !parsed.values.help ? 2 : 0;
   }
+  if (!['serve', 'users', 'keys'].includes(command)) {
+    process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
+    return 2;
+  }
   // Data files (database, keys) are for this user only, whatever the shell's umask.
   process.umask(0o077);
   try {
@@ -67,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
     );
     // Settings are checked before any command loads its modules, which takes seconds.
     checkPaperBalances(config.paper.balances, [...new Set(PAPER_MARKETS.flatMap((market) => [market.base, market.quote]))]);
-    if (command === 'serve' || config.databaseUrl === undefined) checkDataDir(config.dataDir);
+    checkDataDir(config.dataDir);
     if (command === 'serve') await checkListenAddress(config.host, config.port);
     // Each command loads only its own modules: the server's take seconds the CLI need not wait.
     switch (command) {
@@ -75,11 +79,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./cli/serve.command.ts')).runServe(config);
       case 'users':
         return await (await import('./cli/users.command.ts')).runUsersCommand(config, rest, parsed.values);
-      case 'keys':
-        return await (await import('./cli/keys.command.ts')).runKeysCommand(config, rest, parsed.values);
       default:
-        process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
-        return 2;
+        return await (await import('./cli/keys.command.ts')).runKeysCommand(config, rest, parsed.values);
     }
   } catch (error) {
     if (error instanceof ConfigError) {

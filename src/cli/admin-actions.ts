@@ -21,8 +21,9 @@ export interface AdminActions {
 }
 
 export async function openAdmin(config: Config): Promise<AdminActions> {
-  // A server noted in the data directory is asked first: opening the store would only be refused.
-  const url = config.databaseUrl === undefined ? runningServerUrl(config.dataDir) : undefined;
+  // A server noted in the data directory is asked first: with PGlite the store would refuse this
+  // process, and with PostgreSQL the server holds the master key the secrets are sealed with.
+  const url = runningServerUrl(config.dataDir);
   if (url !== undefined) return serverAdmin(config.dataDir, url);
   let core: Awaited<ReturnType<typeof openCliCore>>;
   try {

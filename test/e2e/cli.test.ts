@@ -245,6 +245,34 @@ describe('tradeloop command', { concurrency: true }, () => {
     });
   });
 
+  describe('a first start stopped halfway', { concurrency: 1 }, () => {
+    let store: Awaited<ReturnType<typeof freshStore>>;
+    const processes = new TradeloopProcesses();
+
+    before(async () => {
+      store = await freshStore();
+    });
+
+    after(async () => {
+      processes.killAll();
+      await store?.cleanup();
+    });
+
+    it('ends at once on SIGTERM, and the next start makes the database and the admin key afresh', pgliteOnly, async () => {
+      const env = { ...store.env, PORT: '0', LOG_LEVEL: 'info', PAPER_FEED: 'manual' };
+      const starting = await processes.serveUntil(env, (output) => output.includes('creating the embedded database'));
+      assert.equal(await starting.stop('SIGTERM'), 1, starting.output());
+      assert.match(starting.output(), /"msg":"stopped while starting"/);
+      assert.ok(!fs.existsSync(path.join(store.dataDir, 'pgdata')));
+      const server = await processes.serve(env);
+      const key = JSON.parse(fs.readFileSync(path.join(store.dataDir, 'admin-key.json'), 'utf8'));
+      const signature = signPayload({ apiKey: key.api_key, secret: key.secret }, '/public/api/ver1/validate');
+      const response = await fetch(`http://127.0.0.1:${server.port}/public/api/ver1/validate`, { headers: { APIKEY: key.api_key, Signature: signature } });
+      assert.equal(response.status, 200);
+      assert.equal(await server.stop('SIGTERM'), 0, server.output());
+    });
+  });
+
   describe('the paper replay across a restart', { concurrency: 1 }, () => {
     let store: Awaited<ReturnType<typeof freshStore>>;
     const processes = new TradeloopProcesses();

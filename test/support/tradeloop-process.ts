@@ -46,17 +46,22 @@ export class TradeloopProcesses {
   }
 
   /** Starts `tradeloop serve`; resolves once it logs "Tradeloop is listening", rejects if it exits first. */
-  serve(env: Record<string, string>): Promise<RunningServer> {
+  async serve(env: Record<string, string>): Promise<RunningServer> {
+    const started = await this.serveUntil(env, (output) => output.split('\n').some((line) => listeningPort(line) !== undefined));
+    const port = started.output().split('\n').map(listeningPort).find((found) => found !== undefined)!;
+    return { ...started, port };
+  }
+
+  /** Starts `tradeloop serve`; resolves once its output passes `ready`, rejects if it exits first. */
+  serveUntil(env: Record<string, string>, ready: (output: string) => boolean): Promise<Omit<RunningServer, 'port'>> {
     const child = this.spawn(['serve'], env);
     let output = '';
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     return new Promise((resolve, reject) => {
       const onData = (chunk: string) => {
         output += chunk;
-        const port = output.split('\n').map(listeningPort).find((found) => found !== undefined);
-        if (port === undefined) return;
+        if (!ready(output)) return;
         resolve({
-          port,
           output: () => output,
           stop: (signal) => {
             child.kill(signal);
