@@ -12,7 +12,6 @@ export default async function* testSummary(source) {
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const problems = [];
   const fileSeconds = new Map();
-  const filesWithProblems = new Set();
   for await (const event of source) {
     const data = event.data;
     const isFile = data?.file !== undefined && data.name === data.file;
@@ -25,11 +24,9 @@ export default async function* testSummary(source) {
     }
     if (event.type === 'test:fail') {
       if (!isFile && data.details.type !== 'suite') counts.failed++;
-      if (isFile && filesWithProblems.has(relative(data.file))) continue;
-      // A suite fails with its tests: it is named only when nothing inside it was.
-      if (data.details.type === 'suite' && problems.some((p) => p.file === relative(data.file ?? '') && p.nesting > data.nesting)) continue;
+      // A suite that failed only because tests inside it did adds nothing; a failed hook does.
+      if (data.details.error?.failureType === 'subtestsFailed') continue;
       problems.push(describeFailure(data, isFile));
-      filesWithProblems.add(relative(data.file ?? ''));
     }
   }
   yield* summary(counts, problems, fileSeconds);
@@ -37,11 +34,11 @@ export default async function* testSummary(source) {
 
 function describeFailure(data, isFile) {
   const error = data.details.error;
-  const kind = error?.failureType === 'cancelledByParent' ? 'cancelled' : error?.failureType === 'testTimeoutFailure' ? 'timed out' : 'failed';
+  const kind = { cancelledByParent: 'cancelled', testTimeoutFailure: 'timed out', hookFailed: 'hook failed' }[error?.failureType] ?? 'failed';
   const cause = error?.cause ?? error;
   const message = String(cause?.message ?? cause ?? '').split('\n')[0].slice(0, 200);
   const file = relative(data.file ?? '');
-  return { file, nesting: data.nesting, text: `${kind}: ${file} ${isFile ? '(the file itself)' : `› ${data.name}`}${message ? `\n      ${message}` : ''}` };
+  return `${kind}: ${file} ${isFile ? '(the file itself)' : `› ${data.name}`}${message ? `\n      ${message}` : ''}`;
 }
 
 function* summary(counts, problems, fileSeconds) {
@@ -50,7 +47,7 @@ function* summary(counts, problems, fileSeconds) {
   for (const [file, seconds] of slowest) yield `  ${seconds.toFixed(1).padStart(6)}  ${file}\n`;
   if (problems.length > 0) {
     yield `\n== ${problems.length} failed or cancelled\n`;
-    for (const problem of problems) yield `  ${problem.text}\n`;
+    for (const problem of problems) yield `  ${problem}\n`;
   }
   const failed = Math.max(counts.failed, problems.length);
   yield `\n${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped\n`;

@@ -22,8 +22,8 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
  * Files PGlite creates later follow the process umask, which the command line sets to 077.
  */
 function ownerOnly(directory: string): void {
-  for (const entry of fs.readdirSync(directory, { withFileTypes: true, recursive: true })) {
-    const file = path.join(entry.parentPath, entry.name);
+  const entries = fs.readdirSync(directory, { withFileTypes: true, recursive: true });
+  for (const file of [directory, ...entries.map((entry) => path.join(entry.parentPath, entry.name))]) {
     const mode = fs.statSync(file).mode & 0o777;
     if ((mode & 0o077) !== 0) fs.chmodSync(file, mode & 0o700);
   }

@@ -10,15 +10,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { seedEmbeddedDatabase } from '../support/database.ts';
 import { signPayload } from '../support/signing.ts';
 import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
 
 const postgresUrl = process.env.DATABASE_URL || undefined;
 const pgliteOnly = { skip: postgresUrl === undefined ? false : 'the data directory lock is for PGlite only' };
 
-/** A temporary data directory and, on PostgreSQL, an empty schema; both removed by `cleanup`. */
-async function freshStore() {
+/**
+ * A temporary data directory and, on PostgreSQL, an empty schema; both removed by `cleanup`.
+ * `seeded` puts a migrated embedded database in place, for suites not about the first start.
+ */
+async function freshStore(options: { seeded?: boolean } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-e2e-'));
+  if (options.seeded && postgresUrl === undefined) await seedEmbeddedDatabase(dataDir);
   const env: Record<string, string> = { DATA_DIR: dataDir };
   const schema = `e2e_${randomBytes(6).toString('hex')}`;
   if (postgresUrl !== undefined) {
@@ -168,7 +173,7 @@ describe('tradeloop command', { concurrency: true }, () => {
     const processes = new TradeloopProcesses();
 
     before(async () => {
-      store = await freshStore();
+      store = await freshStore({ seeded: true });
       // With the master key from the environment, any master.key file would come from a process
       // that was refused the data directory.
       server = await processes.serve({ ...store.env, PORT: '0', LOG_LEVEL: 'info', TRADELOOP_MASTER_KEY: masterKey });
@@ -263,7 +268,6 @@ describe('tradeloop command', { concurrency: true }, () => {
       const starting = await processes.serveUntil(env, (output) => output.includes('creating the embedded database'));
       assert.equal(await starting.stop('SIGTERM'), 1, starting.output());
       assert.match(starting.output(), /"msg":"stopped while starting"/);
-      assert.ok(!fs.existsSync(path.join(store.dataDir, 'pgdata')));
       const server = await processes.serve(env);
       const key = JSON.parse(fs.readFileSync(path.join(store.dataDir, 'admin-key.json'), 'utf8'));
       const signature = signPayload({ apiKey: key.api_key, secret: key.secret }, '/public/api/ver1/validate');
@@ -284,7 +288,7 @@ describe('tradeloop command', { concurrency: true }, () => {
     };
 
     before(async () => {
-      store = await freshStore();
+      store = await freshStore({ seeded: true });
     });
 
     after(async () => {

@@ -2,6 +2,8 @@
  * A fresh, migrated database for one test file. With DATABASE_URL it is a new schema in that
  * PostgreSQL (dropped on close); without, a PGlite instance loaded from a template data
  * directory that is built once per migration set, because initdb costs seconds per instance.
+ * `seedEmbeddedDatabase` gives a server's DATA_DIR the same template, for tests of a server
+ * that are not about its very first start.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -36,7 +38,32 @@ async function openPostgresSchema(url: string): Promise<Database> {
   });
 }
 
+/** Puts a migrated, empty embedded database into DATA_DIR/pgdata, as a first start would. */
+export async function seedEmbeddedDatabase(dataDir: string): Promise<void> {
+  const { templateFile, hash } = await templateTar();
+  const templateDir = path.join(CACHE_DIR, `pgdata-template-${hash}`);
+  if (!fs.existsSync(templateDir)) {
+    const partial = `${templateDir}.${randomBytes(6).toString('hex')}`;
+    const db = await openPglite({ dataDir: partial, loadDataDir: new Blob([fs.readFileSync(templateFile)]) });
+    await db.close();
+    try {
+      fs.renameSync(partial, templateDir);
+    } catch {
+      // Another test process made it first; theirs is as good.
+      fs.rmSync(partial, { recursive: true, force: true });
+    }
+  }
+  fs.cpSync(templateDir, path.join(dataDir, 'pgdata'), { recursive: true });
+}
+
 async function openPgliteFromTemplate(): Promise<Database> {
+  const { templateFile, migrations } = await templateTar();
+  const db = await openPglite({ loadDataDir: new Blob([fs.readFileSync(templateFile)]) });
+  await migrate(db, migrations);
+  return db;
+}
+
+async function templateTar() {
   const migrations = loadMigrations();
   const hash = createHash('sha256').update(JSON.stringify(migrations)).digest('hex').slice(0, 16);
   const templateFile = path.join(CACHE_DIR, `pglite-template-${hash}.tar`);
@@ -52,7 +79,5 @@ async function openPgliteFromTemplate(): Promise<Database> {
     fs.writeFileSync(partial, dump);
     fs.renameSync(partial, templateFile);
   }
-  const db = await openPglite({ loadDataDir: new Blob([fs.readFileSync(templateFile)]) });
-  await migrate(db, migrations);
-  return db;
+  return { templateFile, hash, migrations };
 }

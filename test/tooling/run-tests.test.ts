@@ -19,9 +19,13 @@ describe('outer', () => {
   it.skip('is skipped', () => {});
 });`,
   'broken-import.test.ts': `throw new Error('broken at import');`,
-  'broken-hook.test.ts': `import { after, it } from 'node:test';
+  'broken-hook.test.ts': `import { after, before, describe, it } from 'node:test';
 it('passes too', () => {});
-after(() => { throw new Error('the after hook broke'); });`,
+after(() => { throw new Error('the after hook broke'); });
+describe('prepared badly', () => {
+  before(() => { throw new Error('the before hook broke'); });
+  it('never runs', () => {});
+});`,
 };
 
 describe('scripts/run-tests.mjs', () => {
@@ -37,10 +41,12 @@ describe('scripts/run-tests.mjs', () => {
       `failed: ${named('assertions.test.ts')} › compares wrongly`,
       `timed out: ${named('assertions.test.ts')} › never ends`,
       `failed: ${named('broken-import.test.ts')} (the file itself)`,
-      `failed: ${named('broken-hook.test.ts')} (the file itself)`,
+      `hook failed: ${named('broken-hook.test.ts')} (the file itself)\n      the after hook broke`,
+      `hook failed: ${named('broken-hook.test.ts')} › prepared badly\n      the before hook broke`,
+      `cancelled: ${named('broken-hook.test.ts')} › never runs`,
     ]) {
       assert.ok(summary.includes(line), `the summary names "${line}":\n${summary}`);
     }
-    assert.match(summary, /\n2 passed, 4 failed, 1 skipped\n$/);
+    assert.match(summary, /\n2 passed, 6 failed, 1 skipped\n$/);
   });
 });
