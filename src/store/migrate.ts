@@ -33,8 +33,10 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
     name text NOT NULL,
     applied_at timestamptz NOT NULL DEFAULT now()
   )`);
+  // One read finds the usual case, nothing to do, without a transaction per migration.
+  const recorded = new Set((await db.query<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version));
   const applied: number[] = [];
-  for (const migration of migrations) {
+  for (const migration of migrations.filter((candidate) => !recorded.has(candidate.version))) {
     const done = await db.transaction(async (tx) => {
       if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7201)');
       const rows = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [
