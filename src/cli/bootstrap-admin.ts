@@ -33,7 +33,7 @@ export async function bootstrapAdmin(core: Core): Promise<void> {
     await finish(core, file, pending);
   }
   if (fs.existsSync(file)) {
-    core.logger.info({ file }, 'the admin API key (every permission) is in this file; keep it somewhere safe and delete the file');
+    core.logger.info({ file }, 'the admin API key (every permission) is in this file: store it somewhere safe, then delete the file');
   }
 }
 
