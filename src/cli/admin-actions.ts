@@ -23,14 +23,14 @@ export interface AdminActions {
 export async function openAdmin(config: Config): Promise<AdminActions> {
   // A server noted in the data directory is asked first: with PGlite the store would refuse this
   // process, and with PostgreSQL the server holds the master key the secrets are sealed with.
-  const url = runningServerUrl(config.dataDir);
+  const url = await runningServerUrl(config.dataDir);
   if (url !== undefined) return serverAdmin(config.dataDir, url);
   let core: Awaited<ReturnType<typeof openCliCore>>;
   try {
     core = await openCliCore(config);
   } catch (error) {
     // The server may have noted its address only after this command looked.
-    const late = error instanceof DataDirLockedError ? runningServerUrl(config.dataDir) : undefined;
+    const late = error instanceof DataDirLockedError ? await runningServerUrl(config.dataDir) : undefined;
     if (late === undefined) throw error;
     return serverAdmin(config.dataDir, late);
   }

@@ -13,12 +13,16 @@ import type { AdminActions } from './admin-actions.ts';
 export const SERVER_FILE = 'server.json';
 export const ADMIN_KEY_FILE = 'admin-key.json';
 
-/** The URL of the server running with this data directory, if one is. */
-export function runningServerUrl(dataDir: string): string | undefined {
+/**
+ * The URL of the server running with this data directory, if one is. A note left by a server
+ * that was killed (its pid since reused, or nothing listening) is passed over.
+ */
+export async function runningServerUrl(dataDir: string): Promise<string | undefined> {
   try {
     const noted = JSON.parse(fs.readFileSync(path.join(dataDir, SERVER_FILE), 'utf8'));
     process.kill(noted.pid, 0);
-    return String(noted.url);
+    const ping = await fetch(`${noted.url}/public/api/ver1/ping`);
+    return ping.ok ? String(noted.url) : undefined;
   } catch {
     return undefined;
   }

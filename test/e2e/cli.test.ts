@@ -132,6 +132,18 @@ describe('tradeloop command', { concurrency: true }, () => {
       assert.deepEqual(keys[0].permissions, ['BOTS_READ', 'BOTS_WRITE']);
     });
 
+    it('passes over a server note left by a killed server whose pid lives on in another process', async () => {
+      const note = path.join(store.dataDir, 'server.json');
+      fs.writeFileSync(note, JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:9' }));
+      try {
+        const result = await cli(['keys', 'list', '--json']);
+        assert.equal(result.code, 0, result.stderr);
+        assert.equal(JSON.parse(result.stdout).length, 2);
+      } finally {
+        fs.rmSync(note);
+      }
+    });
+
     it('keys revoke marks the key revoked, and a second revoke fails', async () => {
       const revoked = await cli(['keys', 'revoke', String(hmacKey.id)]);
       assert.equal(revoked.code, 0, revoked.stderr);
