@@ -67,6 +67,7 @@ export function serverAdmin(dataDir: string, url: string): AdminActions {
         name: input.name,
         permissions: input.permissions,
         strict: input.strict ?? false,
+        ...(input.signing === undefined ? {} : { signing: input.signing }),
         ...(input.rsaPublicKeyPem === undefined ? {} : { rsa_public_key: input.rsaPublicKeyPem }),
       }),
     listKeys: () => call('GET', '/ext/api_keys'),
