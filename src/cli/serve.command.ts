@@ -15,8 +15,9 @@ export async function runServe(config: Config): Promise<number> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  // A signal during the start ends the process at once: the embedded database is moved into
-  // place only when whole, and every later step is a transaction or is redone on the next start.
+  // A signal during the start ends the process as soon as the event loop sees it (PGlite's initdb
+  // holds the loop): the embedded database is moved into place only when whole, and every later
+  // step is a transaction or is redone on the next start.
   void stopSignal.then((signal) => {
     if (core !== undefined) return;
     logger.info({ signal }, 'stopped while starting');
