@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 let t: TestApp;
 let admin: Credentials;
 before(async () => {
-  t = await startTestApp();
+  t = await startTestApp({}, { unreachableExchanges: true });
   admin = await t.createKey({ user: 'operator', permissions: ['ADMIN'] });
 });
 after(() => t.close());

@@ -8,10 +8,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, createLogger, openCore, type Core } from '../../src/app.ts';
 import type { Permission } from '../../src/auth/permissions.ts';
-import ccxt from 'ccxt';
 import { loadConfig } from '../../src/config/config.ts';
-import { CcxtConnector } from '../../src/exchanges/ccxt/ccxt-connector.ts';
-import type { Transport } from '../../src/exchanges/ccxt/ccxt-transport.ts';
+import { ExchangeError } from '../../src/exchanges/exchange.ts';
 import type { ExchangeConnector } from '../../src/exchanges/exchange-connector.ts';
 import { openTestDatabase } from './database.ts';
 import { signPayload, type Credentials } from './signing.ts';
@@ -46,15 +44,41 @@ export interface TestResponse {
 }
 
 export interface TestAppOptions {
-  /** Real exchanges as the tests want them; by default every exchange is unreachable. */
+  /** Real exchanges as the tests want them; by default the server offers none. */
   connector?: ExchangeConnector;
+  /** Offer ccxt's real exchanges, each answering as if it were down. */
+  unreachableExchanges?: boolean;
   now?: () => Date;
 }
 
-/** Tests never reach the network: a real exchange answers as if it were down. */
-const unreachable: Transport = async (url) => {
-  throw new ccxt.NetworkError(`no network in tests (${new URL(url).host})`);
+/**
+ * Tests never reach the network. Most are about paper trading and need no real exchange, and
+ * loading ccxt costs about 1.5 s of CPU per test process, so it is loaded only when asked for.
+ */
+async function realExchangesFor(options: TestAppOptions): Promise<ExchangeConnector> {
+  if (options.connector) return options.connector;
+  if (!options.unreachableExchanges) return noRealExchanges;
+  const [{ default: ccxt }, { CcxtConnector }] = await Promise.all([
+    import('ccxt'),
+    import('../../src/exchanges/ccxt/ccxt-connector.ts'),
+  ]);
+  return new CcxtConnector({
+    transport: async (url) => {
+      throw new ccxt.NetworkError(`no network in tests (${new URL(url).host})`);
+    },
+  });
+}
+
+const noRealExchanges: ExchangeConnector = {
+  describe: () => [],
+  markets: async (marketCode) => refuse(marketCode),
+  tickers: async (marketCode) => refuse(marketCode),
+  connect: (marketCode) => refuse(marketCode),
 };
+
+function refuse(marketCode: string): never {
+  throw new ExchangeError('unknown_market', `Unknown market code ${marketCode}`);
+}
 
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-test-'));
@@ -63,7 +87,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   const core = await openCore(config, {
     db,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
-    connector: options.connector ?? new CcxtConnector({ transport: unreachable }),
+    connector: await realExchangesFor(options),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   await core.startTrading();
