@@ -1,0 +1,133 @@
+/**
+ * The engine's store port in memory, for backtests: nothing outlives the process. It behaves as
+ * the SQL store does (the shared contract test runs against both): states go through JSON, the
+ * journal upserts by id keeping a row's fixed fields, removing an automation drops its history.
+ * A kind's records go to a sink given by constructor instead of an SQL record writer.
+ */
+import type { EngineOrder, StoredEvent } from '../../engine/automation-kind.ts';
+import type {
+  AutomationFilter,
+  EngineBatch,
+  EngineStore,
+  KindRecords,
+  NewAutomation,
+  StoredAutomation,
+} from '../../engine/engine-store.ts';
+
+/** Keeps one kind's records of a batch (grid profits, deal snapshots). */
+export type RecordSink = (batch: KindRecords) => void;
+
+interface Row extends Omit<StoredAutomation, 'state'> {
+  state: string;
+}
+
+const LIVE_STATUSES: ReadonlySet<EngineOrder['status']> = new Set(['pending', 'open']);
+
+export class MemoryEngineStore implements EngineStore {
+  private readonly automations = new Map<number, Row>();
+  private readonly eventLog = new Map<number, StoredEvent[]>();
+  private readonly journal = new Map<number, EngineOrder>();
+  private lastAutomationId = 0;
+  private lastId = 0;
+
+  constructor(private readonly sinks: Readonly<Record<string, RecordSink>> = {}) {}
+
+  registerRecordWriter(kind: string): void {
+    throw new Error(`The memory store keeps ${kind} records through a record sink, not an SQL record writer`);
+  }
+
+  async insert(automation: NewAutomation): Promise<StoredAutomation> {
+    const row: Row = {
+      id: ++this.lastAutomationId,
+      kind: automation.kind,
+      userId: automation.userId,
+      accountId: automation.accountId,
+      running: automation.running,
+      state: JSON.stringify(automation.state),
+      createdAt: automation.at,
+      updatedAt: automation.at,
+    };
+    this.automations.set(row.id, row);
+    return toStored(row);
+  }
+
+  async save(batch: EngineBatch): Promise<void> {
+    for (const { kind } of batch.records) {
+      if (!this.sinks[kind]) throw new Error(`No record sink for ${kind}`);
+    }
+    for (const change of batch.automations) {
+      const row = this.automations.get(change.id);
+      if (!row) continue;
+      row.running = change.running;
+      row.state = JSON.stringify(change.state);
+      row.updatedAt = change.updatedAt;
+    }
+    for (const order of batch.orders) {
+      if (!this.automations.has(order.automationId)) throw new Error(`No automation ${order.automationId} for order ${order.id}`);
+      const known = this.journal.get(order.id);
+      this.journal.set(order.id, known ? { ...known, ...changeableFields(order) } : { ...order });
+    }
+    for (const event of batch.events) {
+      let log = this.eventLog.get(event.automationId);
+      if (!log) this.eventLog.set(event.automationId, (log = []));
+      log.push({ message: event.message, createdAt: event.at });
+    }
+    for (const { kind, automationId, records } of batch.records) this.sinks[kind]!([{ automationId, records }]);
+  }
+
+  async loadRunning(): Promise<{ automations: StoredAutomation[]; liveOrders: EngineOrder[] }> {
+    const running = [...this.automations.values()].filter((row) => row.running);
+    const runningIds = new Set(running.map((row) => row.id));
+    const liveOrders = [...this.journal.values()]
+      .filter((order) => LIVE_STATUSES.has(order.status) && runningIds.has(order.automationId))
+      .sort((a, b) => a.id - b.id);
+    return { automations: running.map(toStored), liveOrders: liveOrders.map((order) => ({ ...order })) };
+  }
+
+  async get(kind: string, id: number): Promise<StoredAutomation | undefined> {
+    const row = this.automations.get(id);
+    return row?.kind === kind ? toStored(row) : undefined;
+  }
+
+  async list(kind: string, filter: AutomationFilter): Promise<StoredAutomation[]> {
+    return [...this.automations.values()]
+      .filter(
+        (row) =>
+          row.kind === kind &&
+          (filter.userId === undefined || row.userId === filter.userId) &&
+          (filter.accountId === undefined || row.accountId === filter.accountId),
+      )
+      .map(toStored);
+  }
+
+  async remove(id: number): Promise<void> {
+    this.automations.delete(id);
+    this.eventLog.delete(id);
+    for (const order of this.journal.values()) if (order.automationId === id) this.journal.delete(order.id);
+  }
+
+  async orders(automationId: number): Promise<EngineOrder[]> {
+    return [...this.journal.values()]
+      .filter((order) => order.automationId === automationId)
+      .sort((a, b) => a.id - b.id)
+      .map((order) => ({ ...order }));
+  }
+
+  async events(automationId: number, page: { limit: number; offset: number }): Promise<StoredEvent[]> {
+    return (this.eventLog.get(automationId) ?? []).slice(page.offset, page.offset + page.limit).map((event) => ({ ...event }));
+  }
+
+  async reserveIds(count: number): Promise<number[]> {
+    return Array.from({ length: count }, () => ++this.lastId);
+  }
+}
+
+/** The journal columns an upsert may change; the rest stay as first written. */
+function changeableFields(order: EngineOrder) {
+  const { filled, filledTotal, fee, status, cancelRequested, updatedAt } = order;
+  return { filled, filledTotal, fee, status, cancelRequested, updatedAt };
+}
+
+function toStored(row: Row): StoredAutomation {
+  return { ...row, state: JSON.parse(row.state) };
+}
