@@ -14,6 +14,7 @@ const USAGE = `Usage:
   tradeloop keys create --user NAME --name LABEL --permissions P1,P2,... [--rsa-public-key FILE] [--strict] [--signing 3commas|tl1] [--json]
   tradeloop keys list [--json]
   tradeloop keys revoke ID
+  tradeloop backtest --kind grid|dca|smart_trade --settings BOT.json --pair USDT_BTC --from DAY --to DAY [...] (backtest --help)
 Environment: PORT, HOST, DATA_DIR, DATABASE_URL, TRADELOOP_MASTER_KEY, LOG_LEVEL, LOG_FORMAT, RATE_LIMIT_PER_MINUTE,
   PAPER_FEED, PAPER_REPLAY_SPEED, PAPER_REPLAY_FROM, PAPER_BALANCES, PAPER_FEE, PAPER_SLIPPAGE_BPS`;
 
@@ -40,6 +41,8 @@ function parse(argv: string[]) {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // A backtest opens no store and takes its own flags.
+  if (argv[0] === 'backtest') return (await import('./cli/backtest.command.ts')).runBacktestCommand(argv.slice(1));
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);

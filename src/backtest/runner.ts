@@ -1,0 +1,99 @@
+/**
+ * Runs one backtest: the automation is created from its settings at the first candle's open,
+ * then every candle is walked along the intra-candle path of domain/market/candle.ts (open, the
+ * extreme nearer the open's side of the move, the other extreme, close), one tick at a time, each
+ * applied to the paper venue and handled by the engine before the next. The account's value is
+ * sampled at every close. Nothing the run makes outlives it but the result.
+ */
+import { intraCandlePath } from '../domain/market/candle.ts';
+import { parsePair } from '../domain/market/pair.ts';
+import type { EngineLogger } from '../engine/engine.ts';
+import type { Balance } from '../exchanges/exchange.ts';
+import { type Decimal, ZERO } from '../shared/decimal.ts';
+import { errors } from '../shared/errors.ts';
+import { type BacktestResult, collectResult } from './backtest-result.ts';
+import { openBacktestVenue } from './backtest-venue.ts';
+import { type BotKind, settingsObject, startAutomation } from './bot-settings.ts';
+import type { CandleSeries } from './candle-series.ts';
+
+export interface BacktestSpec {
+  kind: BotKind;
+  settings: unknown;
+  series: CandleSeries;
+  balances: Balance[];
+  fee: Decimal;
+  slippageBasisPoints: number;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+}
+
+export interface RunOptions {
+  onProgress?: (progress: Progress) => void;
+  signal?: AbortSignal;
+  logger?: EngineLogger;
+}
+
+export class BacktestCancelled extends Error {
+  constructor() {
+    super('The backtest was cancelled');
+    this.name = 'BacktestCancelled';
+  }
+}
+
+const QUIET: EngineLogger = { warn: () => undefined, error: () => undefined };
+const PROGRESS_STEPS = 200;
+
+export async function runBacktest(spec: BacktestSpec, options: RunOptions = {}): Promise<BacktestResult> {
+  const { series } = spec;
+  const settings = settingsObject(spec.settings);
+  const pair = parsePair(series.pair);
+  if (!pair) throw errors.recordInvalid({ pair: ['does not have a valid value'] });
+  checkBalances(spec.balances, pair.base, pair.quote);
+  const first = series.candles[0]!;
+  const venue = await openBacktestVenue({ ...spec, logger: options.logger ?? QUIET }, first.time);
+  try {
+    const opening = intraCandlePath(first, series.timeframeMs)[0]!;
+    await venue.applyTick({ pair: series.pair, price: opening.price, at: opening.at });
+    const automationId = await startAutomation(venue, spec.kind, settings, series.pair);
+    const exchange = await venue.exchange();
+    const times: number[] = [];
+    const values: number[] = [];
+    const exposed: boolean[] = [];
+    const startBase = held(spec.balances, pair.base);
+    // Base worth less than one order (what a deal's exit cannot trade) is not a position.
+    const minTotal = venue.venue.market(series.pair).rules.minTotal;
+    const every = Math.max(1, Math.floor(series.candles.length / PROGRESS_STEPS));
+    for (let index = 0; index < series.candles.length; index++) {
+      if (options.signal?.aborted) throw new BacktestCancelled();
+      const candle = series.candles[index]!;
+      const path = intraCandlePath(candle, series.timeframeMs);
+      for (let point = index === 0 ? 1 : 0; point < path.length; point++) {
+        await venue.applyTick({ pair: series.pair, price: path[point]!.price, at: path[point]!.at });
+      }
+      const balances = await exchange.balances();
+      const base = held(balances, pair.base);
+      times.push(path[path.length - 1]!.at.getTime());
+      values.push(held(balances, pair.quote).plus(base.times(candle.close)).toNumber());
+      exposed.push(base.minus(startBase).times(candle.close).gte(minTotal));
+      if ((index + 1) % every === 0 || index + 1 === series.candles.length) options.onProgress?.({ done: index + 1, total: series.candles.length });
+    }
+    await venue.engine.settled();
+    return await collectResult({ spec, venue, automationId, times, values, exposed, finalBalances: await exchange.balances() });
+  } finally {
+    await venue.close();
+  }
+}
+
+function held(balances: readonly Balance[], currency: string): Decimal {
+  const balance = balances.find((b) => b.currency === currency);
+  return balance ? balance.free.plus(balance.locked) : ZERO;
+}
+
+function checkBalances(balances: readonly Balance[], base: string, quote: string): void {
+  const foreign = balances.filter((b) => b.currency !== base && b.currency !== quote).map((b) => b.currency);
+  if (foreign.length > 0) throw errors.recordInvalid({ balances: [`name ${foreign.join(', ')}; a ${quote}_${base} backtest holds only ${quote} and ${base}`] });
+  if (balances.every((b) => b.free.isZero())) throw errors.recordInvalid({ balances: ['are all zero'] });
+}
