@@ -54,6 +54,8 @@ export interface Figures {
   end_value: string;
   net_profit: string;
   net_profit_percentage: string;
+  /** Booked by the automation: the sum of its grid profit rows, its closed deals' profits or its trade's result. */
+  realised_profit: string;
   annualised_return_percentage: string | null;
   max_drawdown: string;
   max_drawdown_percentage: string;
@@ -147,6 +149,7 @@ export async function collectResult(run: Collected): Promise<BacktestResult> {
     end_value: endValue.toFixed(),
     net_profit: net.toFixed(),
     net_profit_percentage: startValue.isZero() ? '0' : net.div(startValue).times(100).toDecimalPlaces(2).toFixed(2),
+    realised_profit: activity.realised.toFixed(),
     annualised_return_percentage: percent(annualised),
     max_drawdown: dec(drawdown.value).toDecimalPlaces(8).toFixed(),
     max_drawdown_percentage: percent(drawdown.fraction)!,
@@ -217,22 +220,24 @@ export async function collectResult(run: Collected): Promise<BacktestResult> {
 
 /** What the automation did, per kind: its closed cycles, deals or trade, and its grid. */
 async function automationActivity(venue: BacktestVenue, kind: BacktestSpec['kind'], id: number, net: Decimal) {
-  const none = { outcomes: outcomes([]), deals: [] as Deal[], gridLines: [] as string[] };
+  const none = { outcomes: outcomes([]), deals: [] as Deal[], gridLines: [] as string[], realised: ZERO };
+  const sum = (amounts: string[]) => amounts.reduce((total, amount) => total.plus(amount), ZERO);
   if (kind === 'grid') {
     const profits = await venue.gridProfits.profits(id, {});
     const bot = await venue.engine.get<GridBotState>(gridBotKind, id);
     const gridLines = (bot?.state.lines ?? []).map((line) => line.price.toFixed());
-    return { ...none, outcomes: outcomes(profits.map((row) => Number(row.profit))), gridLines };
+    return { ...none, outcomes: outcomes(profits.map((row) => Number(row.profit))), gridLines, realised: sum(profits.map((row) => row.profit)) };
   }
   if (kind === 'dca') {
     const stored = await venue.deals.listDeals({ userId: BACKTEST_USER_ID, botId: id, order: 'created_at', direction: 'asc', limit: Number.MAX_SAFE_INTEGER, offset: 0 });
     const deals = stored.map((row) => row.deal);
     const closed = deals.filter((deal) => deal.closedAt !== null && deal.finalProfit !== null);
-    return { ...none, deals, outcomes: outcomes(closed.map((deal) => Number(deal.finalProfit))) };
+    return { ...none, deals, outcomes: outcomes(closed.map((deal) => Number(deal.finalProfit))), realised: sum(closed.map((deal) => deal.finalProfit!)) };
   }
   const trade = await venue.engine.get<SmartTradeState>(smartTradeKind, id);
   // A SmartTrade is one trade; once it ended, the account's change is its result.
-  return { ...none, outcomes: outcomes(trade && TRADE_ENDED.has(trade.state.status) ? [net.toNumber()] : []) };
+  const ended = trade !== undefined && TRADE_ENDED.has(trade.state.status);
+  return { ...none, outcomes: outcomes(ended ? [net.toNumber()] : []), realised: ended ? net : ZERO };
 }
 
 function value(balances: readonly Balance[], base: string, quote: string, price: Decimal): Decimal {

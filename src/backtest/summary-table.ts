@@ -17,6 +17,7 @@ export function summaryTable(result: BacktestResult): string {
     ['Start value', `${f.start_value} ${quote}`],
     ['End value', `${f.end_value} ${quote}`],
     ['Net profit', `${f.net_profit} ${quote} (${f.net_profit_percentage} %)`],
+    ['Realised profit', `${f.realised_profit} ${quote}`],
     ['Annualised return', orDash(f.annualised_return_percentage, ' %')],
     ['Buy and hold', `${f.buy_and_hold_return_percentage} %`],
     ['Max drawdown', `${f.max_drawdown} ${quote} (${f.max_drawdown_percentage} %), longest ${duration(f.max_drawdown_duration_seconds)}`],
