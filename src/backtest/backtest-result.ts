@@ -141,8 +141,7 @@ export async function collectResult(run: Collected): Promise<BacktestResult> {
   const fills = venue.paperStore.fills(venue.account.id);
   const orders = await venue.engine.orders(automationId);
   const activity = await automationActivity(venue, spec.kind, automationId, endValue.minus(startValue));
-  const finished = activity.deals.filter((deal) => deal.closedAt !== null);
-  const durations = finished.map((deal) => deal.closedAt! - deal.createdAt);
+  const { durations } = activity;
   const net = endValue.minus(startValue);
   const figures: Figures = {
     start_value: startValue.toFixed(),
@@ -220,7 +219,7 @@ export async function collectResult(run: Collected): Promise<BacktestResult> {
 
 /** What the automation did, per kind: its closed cycles, deals or trade, and its grid. */
 async function automationActivity(venue: BacktestVenue, kind: BacktestSpec['kind'], id: number, net: Decimal) {
-  const none = { outcomes: outcomes([]), deals: [] as Deal[], gridLines: [] as string[], realised: ZERO };
+  const none = { outcomes: outcomes([]), deals: [] as Deal[], gridLines: [] as string[], realised: ZERO, durations: [] as number[] };
   const sum = (amounts: string[]) => amounts.reduce((total, amount) => total.plus(amount), ZERO);
   if (kind === 'grid') {
     const profits = await venue.gridProfits.profits(id, {});
@@ -232,12 +231,19 @@ async function automationActivity(venue: BacktestVenue, kind: BacktestSpec['kind
     const stored = await venue.deals.listDeals({ userId: BACKTEST_USER_ID, botId: id, order: 'created_at', direction: 'asc', limit: Number.MAX_SAFE_INTEGER, offset: 0 });
     const deals = stored.map((row) => row.deal);
     const closed = deals.filter((deal) => deal.closedAt !== null && deal.finalProfit !== null);
-    return { ...none, deals, outcomes: outcomes(closed.map((deal) => Number(deal.finalProfit))), realised: sum(closed.map((deal) => deal.finalProfit!)) };
+    return {
+      ...none,
+      deals,
+      outcomes: outcomes(closed.map((deal) => Number(deal.finalProfit))),
+      realised: sum(closed.map((deal) => deal.finalProfit!)),
+      durations: closed.map((deal) => deal.closedAt! - deal.createdAt),
+    };
   }
   const trade = await venue.engine.get<SmartTradeState>(smartTradeKind, id);
   // A SmartTrade is one trade; once it ended, the account's change is its result.
-  const ended = trade !== undefined && TRADE_ENDED.has(trade.state.status);
-  return { ...none, outcomes: outcomes(ended ? [net.toNumber()] : []), realised: ended ? net : ZERO };
+  if (!trade || !TRADE_ENDED.has(trade.state.status)) return none;
+  const durations = trade.state.closedAt ? [trade.state.closedAt.getTime() - trade.createdAt.getTime()] : [];
+  return { ...none, outcomes: outcomes([net.toNumber()]), realised: net, durations };
 }
 
 function value(balances: readonly Balance[], base: string, quote: string, price: Decimal): Decimal {

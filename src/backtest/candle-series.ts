@@ -66,12 +66,12 @@ export function shippedCandles(request: CandleRequest): CandleSeries {
 }
 
 function covers(file: string, request: CandleRequest): boolean {
-  const [start, end] = FILE_PERIODS[file]!;
+  const [start, end] = SHIPPED_PERIODS[file]!;
   return start <= request.from.getTime() && request.to.getTime() <= end;
 }
 
 /** Each shipped file's first candle open and last candle close, from fixtures/market/README.md. */
-const FILE_PERIODS: Record<string, [number, number]> = {
+export const SHIPPED_PERIODS: Readonly<Record<string, [number, number]>> = {
   'coinbase-BTCUSD-1h-2017-07_2019-10.csv.gz': [Date.UTC(2017, 6, 1, 11), Date.UTC(2019, 9, 17, 10)],
   'coinbase-BTCUSD-4h-2016-05_2025-10.csv.gz': [Date.UTC(2016, 4, 18, 4), Date.UTC(2025, 9, 28, 4)],
   'binanceus-ETHUSD-5m-2023-03-13_2023-03-15.csv': [Date.UTC(2023, 2, 13, 18), Date.UTC(2023, 2, 15, 18, 20)],
@@ -79,7 +79,7 @@ const FILE_PERIODS: Record<string, [number, number]> = {
 };
 
 function fileRange(file: string): string {
-  const [start, end] = FILE_PERIODS[file]!;
+  const [start, end] = SHIPPED_PERIODS[file]!;
   return `${day(new Date(start))} to ${day(new Date(end))} (${formatTimeframe(candleDurationMs(file))})`;
 }
 

@@ -26,11 +26,11 @@ describe('backtest figures on short series computed by hand', () => {
     [0, 0, -0.25, -10 / 120, 0, -0.1].forEach((expected, i) => close(curve[i], expected));
   });
 
-  it('period returns use the last value of each period', () => {
+  it('period returns run from the starting value through the last value of each period', () => {
     const times = [0, DAY_MS / 2, DAY_MS, 2 * DAY_MS - 1, 2 * DAY_MS];
-    const returns = periodReturns(times, [70, 100, 999, 110, 99], DAY_MS);
-    [0.1, -0.1].forEach((expected, i) => close(returns[i], expected));
-    assert.equal(returns.length, 2);
+    const returns = periodReturns(times, [80, 100, 999, 110, 99], DAY_MS);
+    [0.25, 0.1, -0.1].forEach((expected, i) => close(returns[i], expected));
+    assert.equal(returns.length, 3);
   });
 
   it('Sharpe and Sortino of returns 10 %, 0, 10 %, −5 %', () => {

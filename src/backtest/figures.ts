@@ -6,8 +6,8 @@
  * - drawdown at a point: (value − running peak) / running peak; the max drawdown is the deepest,
  *   its value the largest fall from a peak in money, its duration the longest time below a peak
  *   (until the peak is regained, or the end of the series);
- * - returns for Sharpe and Sortino: simple returns between the last values of consecutive
- *   periods (one day, or one candle when candles are longer), annualised with √(periods per
+ * - returns for Sharpe and Sortino: simple returns between the starting value and the last
+ *   values of consecutive periods (one day, or one candle when candles are longer), annualised with √(periods per
  *   year), a 365-day year and no risk-free rate; Sharpe divides by the sample standard
  *   deviation, Sortino by the downside deviation √(Σ min(r, 0)² / n);
  * - annualised return: (end / start)^(year / duration) − 1; Calmar: that over the max drawdown.
@@ -53,11 +53,14 @@ export function drawdownCurve(values: readonly number[]): number[] {
   });
 }
 
-/** Simple returns between the last values of consecutive periods of `periodMs`. */
+/**
+ * Simple returns between the last values of consecutive periods of `periodMs`. The first value
+ * is the starting value: the first period's return is measured from it.
+ */
 export function periodReturns(times: readonly number[], values: readonly number[], periodMs: number): number[] {
-  const closes: number[] = [];
+  const closes: number[] = values.length > 0 ? [values[0]!] : [];
   let currentPeriod: number | undefined;
-  for (let i = 0; i < values.length; i++) {
+  for (let i = 1; i < values.length; i++) {
     const period = Math.floor(times[i]! / periodMs);
     if (period === currentPeriod) closes[closes.length - 1] = values[i]!;
     else closes.push(values[i]!);
