@@ -11,7 +11,7 @@ after(() => bench.t.close());
 
 describe('POST /ver1/bots/create_bot', () => {
   it('creates a disabled single-pair bot in the reference entity shape', async () => {
-    const response = await api(bench, 'POST', '/ver1/bots/create_bot', botBody(bench.accountId, { name: 'shape', max_safety_orders: 3 }));
+    const response = await api(bench, 'POST', '/ver1/bots/create_bot', botBody(bench.accountId, { name: 'shape', max_safety_orders: 3, reinvesting_percentage: '20', risk_reduction_percentage: '12.5' }));
     assert.equal(response.status, 201, response.text);
     const bot = response.body;
     assert.equal(bot.type, 'Bot::SingleBot');
@@ -27,6 +27,8 @@ describe('POST /ver1/bots/create_bot', () => {
     assert.equal(bot.active_deals_usd_profit, '0');
     assert.deepEqual(bot.strategy_list, [{ strategy: 'nonstop', options: {} }]);
     assert.equal(bot['deletable?'], true);
+    assert.deepEqual([bot.reinvesting_percentage, bot.risk_reduction_percentage], ['20.0', '12.5']);
+    assert.equal(bot.safety_order_calculation_mode, 'combined');
     assert.match(bot.url_secret, /^[0-9a-f]{24}$/);
     assert.equal(typeof bot.created_at, 'string');
   });

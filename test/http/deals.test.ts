@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { dec } from '../../src/shared/decimal.ts';
 import { assertError, assertRecordInvalid, newUser } from '../support/api.ts';
 import { api, balances, createBot, type DcaBench, startDcaBench, ticks } from '../scenarios/dca-support.ts';
 
@@ -69,6 +70,43 @@ describe('GET /ver1/deals and /show', () => {
     assertRecordInvalid(await api(bench, 'GET', '/ver1/deals?order=size'), { order: ['does not have a valid value'] });
     assertRecordInvalid(await api(bench, 'GET', '/ver1/deals?limit=1001'), { limit: ['must be less than or equal to 1000'] });
     await api(bench, 'POST', `/ver1/deals/${second.id}/cancel`);
+  });
+});
+
+describe('deal figures scripts sum and parse', () => {
+  it('an active deal’s final profit is its profit at the bid, in USD too; closed deals carry a current price', async () => {
+    const { deal } = await manualDeal();
+    await ticks(bench, [{ pair: 'USDT_ETH', price: '101' }]);
+    const active = (await api(bench, 'GET', `/ver1/deals/${deal.id}/show`)).body;
+    // 100 USDT bought 0.999 ETH (fee in ETH); at 101 that is worth 100.899.
+    assert.equal(active.final_profit, '0.899');
+    assert.equal(active.usd_final_profit, '0.899');
+    assert.equal(active.actual_profit, '0.899');
+    assert.equal(active.final_profit_percentage, '0.9');
+    assert.equal(active.current_price, '101');
+    const sold = (await api(bench, 'POST', `/ver1/deals/${deal.id}/panic_sell`)).body;
+    assert.equal(sold.status, 'panic_sold');
+    assert.equal(sold.current_price, '101');
+    await ticks(bench, [{ pair: 'USDT_ETH', price: '100' }]);
+  });
+
+  it('a cancelled deal keeps its coins: its profit values them at the cancel, not at -100 %', async () => {
+    const { deal } = await manualDeal();
+    await ticks(bench, [{ pair: 'USDT_ETH', price: '99.5' }]);
+    const cancelled = (await api(bench, 'POST', `/ver1/deals/${deal.id}/cancel`)).body;
+    assert.equal(cancelled.status, 'cancelled');
+    assert.equal(cancelled.final_profit, dec('0.999').times('99.5').minus(100).toFixed());
+    assert.equal(cancelled.final_profit_percentage, '-0.6');
+    const listed = (await api(bench, 'GET', `/ver1/deals?scope=cancelled&bot_id=${cancelled.bot_id}`)).body;
+    assert.equal(listed[0].final_profit, cancelled.final_profit);
+    await ticks(bench, [{ pair: 'USDT_ETH', price: '100' }]);
+  });
+
+  it('carries the reference’s fields: calculation mode, currency ids, custom safety steps, widget', async () => {
+    const { deal } = await manualDeal({ custom_safety_steps: [{ deviation: '-1.5', size: '10' }] });
+    for (const field of ['safety_order_calculation_mode', 'from_currency_id', 'to_currency_id', 'crypto_widget']) assert.ok(field in deal, field);
+    assert.deepEqual(deal.custom_safety_steps, [{ deviation: '-1.5', size: 10 }]);
+    await api(bench, 'POST', `/ver1/deals/${deal.id}/cancel`);
   });
 });
 

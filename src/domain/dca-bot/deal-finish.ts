@@ -1,14 +1,14 @@
 /**
  * How a deal ends: at market (stop loss, trailing take profit, panic sell, timeout) through a
  * close order, or at once (its last take profit filled, cancelled, failed). A finished deal's
- * profit is what its balance changes add up to in the profit currency, valued in USD and BTC at
- * the rates known at close.
+ * profit is what its balance changes add up to in the profit currency (a cancelled deal's kept
+ * position valued at the cancel's price), valued in USD and BTC at the rates known at close.
  */
 import type { FillInput, OrderClosedInput, StepContext } from '../automation.ts';
 import { dec } from '../../shared/decimal.ts';
 import { bookFill, type CloseReason, type Deal, type DealStatus, findOrder, handOverLeftover, PROFIT_STATUSES } from './deal.ts';
 import { cancelWorking, placeMarketClose } from './deal-orders.ts';
-import { profitCurrency, profitPercentage, realisedProfit, usdRate } from './deal-profit.ts';
+import { profitCurrency, profitPercentage, realisedProfit, unrealisedProfit, usdRate } from './deal-profit.ts';
 import type { StepOutput } from './step-output.ts';
 
 export const stopLossTimer = (deal: Deal) => `d${deal.no}sl`;
@@ -68,8 +68,13 @@ export function settleLateInput(deal: Deal, input: FillInput | OrderClosedInput,
   out.dealLog(deal, `Late fill of an order being cancelled: ${input.side} ${input.amount.toFixed()} ${deal.base} at ${input.price.toFixed()} ${deal.quote}. Profit now ${deal.finalProfit} ${profitCurrency(deal)}`);
 }
 
+/**
+ * A cancelled deal leaves its position on the account, so its profit values that position at the
+ * price of the cancel rather than counting the coins it bought as lost.
+ */
 function bookProfit(deal: Deal, context: StepContext): void {
-  const profit = realisedProfit(deal);
+  const price = context.price(deal.pair);
+  const profit = deal.status === 'cancelled' && price ? unrealisedProfit(deal, price.bid, price.ask) : realisedProfit(deal);
   const currency = profitCurrency(deal);
   const prices = (pair: string) => context.price(pair);
   const usd = usdRate(currency, prices);

@@ -17,6 +17,12 @@ export interface BotPresentation {
 
 const text = (value: string | null) => (value === null ? null : dec(value).toFixed());
 const extra = (state: DcaBotState, field: string, fallback: unknown = null) => state.config.extra[field] ?? fallback;
+/** A decimal string with at least one fractional digit (`"20.0"`), as the reference's examples write percentages. */
+const percentText = (value: unknown) => {
+  if (value === null || value === undefined) return null;
+  const fixed = dec(String(value)).toFixed();
+  return fixed.includes('.') ? fixed : `${fixed}.0`;
+};
 
 export function presentBot({ bot, accountName, activeDealsUsdProfit, activeDeals, events }: BotPresentation) {
   const { state } = bot;
@@ -60,6 +66,7 @@ export function presentBot({ bot, accountName, activeDealsUsdProfit, activeDeals
     base_order_volume: text(deal.baseOrderVolume),
     safety_order_volume: text(deal.safetyOrderVolume),
     safety_order_step_percentage: text(deal.safetyOrderStepPercentage),
+    safety_order_calculation_mode: 'combined',
     take_profit_type: deal.takeProfitType,
     min_profit_type: extra(state, 'min_profit_type'),
     type: multi ? 'Bot::MultiBot' : 'Bot::SingleBot',
@@ -84,8 +91,8 @@ export function presentBot({ bot, accountName, activeDealsUsdProfit, activeDeals
     leverage_custom_value: extra(state, 'leverage_custom_value'),
     start_order_type: deal.startOrderType,
     active_deals_usd_profit: activeDealsUsdProfit.toDecimalPlaces(8).toFixed(),
-    reinvesting_percentage: extra(state, 'reinvesting_percentage'),
-    risk_reduction_percentage: extra(state, 'risk_reduction_percentage'),
+    reinvesting_percentage: percentText(extra(state, 'reinvesting_percentage')),
+    risk_reduction_percentage: percentText(extra(state, 'risk_reduction_percentage')),
     reinvested_volume_usd: null,
     min_price_percentage: extra(state, 'min_price_percentage'),
     max_price_percentage: extra(state, 'max_price_percentage'),

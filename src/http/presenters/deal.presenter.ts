@@ -40,6 +40,7 @@ export function presentDeal(view: DealView, accountName: string, events?: Array<
   const average = (side: { amount: Decimal; volume: Decimal }) => (side.amount.isZero() ? '0' : text(side.volume.div(side.amount)));
   const profitNow = active && view.quote ? unrealisedProfit(deal, view.quote.bid, view.quote.ask) : dec(deal.finalProfit ?? 0);
   const usdNow = active ? (view.usdRate ? profitNow.times(view.usdRate) : null) : deal.usdProfit === null ? null : dec(deal.usdProfit);
+  const exitAverage = average(deal.settings.strategy === 'long' ? sold : bought);
   const keyIds = new Map(view.orders.map((order) => [order.key, order.id]));
   const stepOrder = (index: number) =>
     [...deal.orders].reverse().find((order) => order.index === index && (order.role === 'take_profit' || order.role === 'take_profit_market'));
@@ -88,6 +89,9 @@ export function presentDeal(view: DealView, accountName: string, events?: Array<
     base_order_volume: text(settings.baseOrderVolume),
     safety_order_volume: text(settings.safetyOrderVolume),
     safety_order_step_percentage: text(settings.safetyOrderStepPercentage),
+    safety_order_calculation_mode: 'combined',
+    custom_safety_steps: settings.customSafetySteps.map((step) => ({ deviation: step.deviation, size: Number(step.size) })),
+    crypto_widget: null,
     leverage_type: 'not_specified',
     leverage_custom_value: null,
     bought_amount: text(bought.amount),
@@ -98,8 +102,8 @@ export function presentDeal(view: DealView, accountName: string, events?: Array<
     sold_volume: text(sold.volume),
     sold_average_price: average(sold),
     take_profit_type: settings.takeProfitType,
-    // Exact, so that a bot's stats are the plain sum of its deals.
-    final_profit: dec(deal.finalProfit ?? deal.quoteDelta).toFixed(),
+    // Exact, so that a bot's stats are the plain sum of its deals; an active deal's is its profit now.
+    final_profit: profitNow.toFixed(),
     martingale_coefficient: text(settings.martingaleVolumeCoefficient),
     martingale_volume_coefficient: text(settings.martingaleVolumeCoefficient),
     martingale_step_coefficient: text(settings.martingaleStepCoefficient),
@@ -113,8 +117,10 @@ export function presentDeal(view: DealView, accountName: string, events?: Array<
     base_order_volume_type: settings.baseOrderVolumeType,
     from_currency: deal.quote,
     to_currency: deal.base,
-    final_profit_percentage: text(deal.finalProfit === null ? ZERO : profitPercentage(deal, dec(deal.finalProfit)), 2),
-    usd_final_profit: text(deal.usdProfit ?? '0', 2),
+    from_currency_id: null,
+    to_currency_id: null,
+    final_profit_percentage: text(profitPercentage(deal, profitNow), 2),
+    usd_final_profit: usdNow === null ? '0.0' : text(usdNow),
     actual_profit: text(profitNow),
     actual_usd_profit: usdNow === null ? null : text(usdNow),
     actual_profit_percentage: text(profitPercentage(deal, profitNow), 2),
@@ -136,7 +142,8 @@ export function presentDeal(view: DealView, accountName: string, events?: Array<
     bot_name: view.botName,
     account_name: accountName,
     market_type: 'spot',
-    current_price: view.quote ? view.quote.last.toFixed() : null,
+    // A closed deal shows where it closed, as the reference does; "0.0" when nothing was sold.
+    current_price: active ? (view.quote?.last.toFixed() ?? '0.0') : exitAverage === '0' ? '0.0' : exitAverage,
     take_profit_price: settings.takeProfitSteps.length > 1 ? '0' : deal.takeProfitPrice,
     stop_loss_price: stop && active ? stop.toDecimalPlaces(8).toFixed() : null,
     reserved_quote_funds: text(active ? fundsLocked(deal) : ZERO),
