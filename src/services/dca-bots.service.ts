@@ -11,6 +11,7 @@ import { type DcaBotAction, type DcaBotState, newBotState } from '../domain/dca-
 import type { BotConfig } from '../domain/dca-bot/dca-settings.ts';
 import type { Deal } from '../domain/dca-bot/deal.ts';
 import { DealStartError } from '../domain/dca-bot/deal-starts.ts';
+import { safetyOrderSize } from '../domain/dca-bot/safety-orders.ts';
 import type { Automation } from '../engine/automation-kind.ts';
 import { dcaBotKind } from '../engine/kinds/dca-bot.kind.ts';
 import { dec, ZERO } from '../shared/decimal.ts';
@@ -206,7 +207,8 @@ export class DcaBotsService {
       if (deal.baseOrderVolumeType === 'quote_currency' && dec(deal.baseOrderVolume).lt(minTotal)) {
         invalid.add('base_order_volume', `must be at least the exchange minimum of ${minTotal.toFixed()} ${market.quote}`);
       }
-      if (deal.maxSafetyOrders > 0 && deal.safetyOrderVolumeType === 'quote_currency' && dec(deal.safetyOrderVolume).lt(minTotal)) {
+      const safety = safetyOrderSize(deal, dec(deal.safetyOrderVolume));
+      if (deal.maxSafetyOrders > 0 && safety.type === 'quote_currency' && safety.volume.lt(minTotal)) {
         invalid.add('safety_order_volume', `must be at least the exchange minimum of ${minTotal.toFixed()} ${market.quote}`);
       }
     }
@@ -220,12 +222,10 @@ export function requiredAmount(config: BotConfig): ReturnType<typeof dec> {
   const { deal } = config;
   if (deal.baseOrderVolumeType !== 'quote_currency') return ZERO;
   let total = dec(deal.baseOrderVolume);
-  if (deal.customSafetySteps.length > 0) {
-    for (const step of deal.customSafetySteps.slice(0, deal.maxSafetyOrders)) total = total.plus(dec(step.size));
-  } else {
-    for (let n = 0; n < deal.maxSafetyOrders; n += 1) {
-      total = total.plus(dec(deal.safetyOrderVolume).times(dec(deal.martingaleVolumeCoefficient).pow(n)));
-    }
-  }
+  const sizes =
+    deal.customSafetySteps.length > 0
+      ? deal.customSafetySteps.slice(0, deal.maxSafetyOrders).map((step) => dec(step.size))
+      : Array.from({ length: deal.maxSafetyOrders }, (_, n) => dec(deal.safetyOrderVolume).times(dec(deal.martingaleVolumeCoefficient).pow(n)));
+  for (const size of sizes) total = total.plus(safetyOrderSize(deal, size).volume);
   return total.times(config.maxActiveDeals);
 }

@@ -83,6 +83,33 @@ describe('POST /ver1/bots/create_bot', () => {
     assert.deepEqual(response.body.strategy_list, [{ strategy: 'manual', options: {} }]);
   });
 
+  it('sizes percent safety orders from the base order; refuses what it could not act on rather than storing it', async () => {
+    const bot = await createBot(bench, {
+      strategy_list: [{ strategy: 'manual' }], base_order_volume: '100', max_safety_orders: 2, active_safety_orders_count: 2,
+      safety_order_volume: '50', safety_order_volume_type: 'percent', martingale_volume_coefficient: '2', martingale_step_coefficient: '1',
+    }, false);
+    assert.equal(bot.safety_order_volume_type, 'percent');
+    const deal = (await api(bench, 'POST', `/ver1/bots/${bot.id}/start_new_deal`, { only_for_enabled: false })).body;
+    // 50 % of 100 USDT at 99, then 100 % at 98, in ETH up to the lot step.
+    const orders = (await api(bench, 'GET', `/ver1/deals/${deal.id}/market_orders`)).body.filter((o: any) => o.deal_order_type === 'Safety');
+    assert.deepEqual(orders.map((o: any) => [o.rate, o.quantity]).sort(), [['98', '1.0205'], ['99', '0.5051']]);
+    await api(bench, 'POST', `/ver1/deals/${deal.id}/cancel`);
+    assertRecordInvalid(
+      await api(bench, 'POST', '/ver1/bots/create_bot', botBody(bench.accountId, {
+        base_order_volume_type: 'percent', min_volume_btc_24h: '100', min_profit_percentage: '1',
+        close_strategy_list: JSON.stringify([{ strategy: 'rsi', options: { time: '5m', points: 70 } }]),
+      })),
+      {
+        base_order_volume_type: ['percent is not supported'],
+        min_volume_btc_24h: ['is not supported: the prices this server follows carry no traded volume'],
+        close_strategy_list: ['is not supported'],
+        min_profit_percentage: ['only applies with a close_strategy_list'],
+      },
+    );
+    const quiet = await api(bench, 'POST', '/ver1/bots/create_bot', botBody(bench.accountId, { min_volume_btc_24h: '0', min_profit_percentage: '0', close_strategy_list: [] }));
+    assert.equal(quiet.status, 201, quiet.text);
+  });
+
   it('refuses another user’s account', async () => {
     const other = await newUser(bench.t);
     assertError(await api(bench, 'POST', '/ver1/bots/create_bot', botBody(other.accountId)), 403, {

@@ -55,7 +55,6 @@ export interface BotParams {
 export const EXTRA_FIELDS = [
   'leverage_type',
   'leverage_custom_value',
-  'close_strategy_list',
   'safety_strategy_list',
   'min_profit_type',
   'reinvesting_percentage',
@@ -77,6 +76,13 @@ export function botConfigFrom(params: BotParams, invalid: FieldErrorCollector): 
   if (pairs.some((pair) => pair === '')) invalid.add('pairs', 'is invalid');
   const deal = dealSettingsFrom(params, invalid);
   const strategyList = startConditions(params.strategy_list ?? [], invalid);
+  // The prices a bot hears carry no traded volume, so a 24-hour volume floor could never be checked.
+  if (params.min_volume_btc_24h !== undefined && params.min_volume_btc_24h !== null && !dec(String(params.min_volume_btc_24h)).isZero()) {
+    invalid.add('min_volume_btc_24h', 'is not supported: the prices this server follows carry no traded volume');
+  }
+  if (Array.isArray(params.close_strategy_list) && params.close_strategy_list.length > 0) {
+    invalid.add('close_strategy_list', 'is not supported');
+  }
   const minPrice = params.min_price ?? null;
   const maxPrice = params.max_price ?? null;
   if (minPrice !== null && maxPrice !== null && dec(minPrice).gt(dec(maxPrice))) invalid.add('min_price', 'must be less than or equal to max_price');
@@ -116,9 +122,9 @@ export function dealSettingsFrom(params: BotParams, invalid: FieldErrorCollector
     invalid.add('trailing_deviation', 'must be greater than 0 when trailing is enabled');
   }
   if (params.sl_to_breakeven_enabled && steps.length < 2) invalid.add('sl_to_breakeven_enabled', 'needs at least two take_profit_steps');
-  for (const field of ['base_order_volume_type', 'safety_order_volume_type'] as const) {
-    if (params[field] === 'percent') invalid.add(field, 'percent is not supported');
-  }
+  // A percent safety order is that share of the base order; a percent base order would be a share
+  // of the free balance, which a bot does not see when it starts a deal.
+  if (params.base_order_volume_type === 'percent') invalid.add('base_order_volume_type', 'percent is not supported');
   for (const field of ['martingale_volume_coefficient', 'martingale_step_coefficient'] as const) {
     const value = params[field];
     if (value !== undefined && (dec(value).lt('0.1') || dec(value).gt(10))) invalid.add(field, 'must be from 0.1 to 10');
@@ -133,6 +139,10 @@ export function dealSettingsFrom(params: BotParams, invalid: FieldErrorCollector
   }
   if ((params.active_safety_orders_count ?? 1) < 1 && (params.max_safety_orders ?? 0) > 0) {
     invalid.add('active_safety_orders_count', 'must be greater than or equal to 1');
+  }
+  // The reference applies a minimum profit to deals closed by a close strategy; without one it would do nothing.
+  if (params.min_profit_percentage !== undefined && params.min_profit_percentage !== null && !dec(params.min_profit_percentage).isZero()) {
+    invalid.add('min_profit_percentage', 'only applies with a close_strategy_list');
   }
   const timeoutEnabled = params.stop_loss_timeout_enabled ?? false;
   if (timeoutEnabled && !positive(params.stop_loss_timeout_in_seconds)) invalid.add('stop_loss_timeout_in_seconds', 'must be greater than 0');

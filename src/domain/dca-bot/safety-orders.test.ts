@@ -70,4 +70,14 @@ describe('safety-order ladder', () => {
     assert.equal(amountFor(dec('0.5'), 'base_currency', dec('3095.4'), ETH_RULES).toFixed(), '0.5');
     assert.throws(() => amountFor(dec(5), 'percent', dec(1), ETH_RULES), /percent/);
   });
+
+  it('sizes percent safety orders as that share of the base order, growing by the volume scale', () => {
+    const settings = dealSettings({
+      baseOrderVolume: '200', baseOrderVolumeType: 'quote_currency', safetyOrderVolume: '50', safetyOrderVolumeType: 'percent',
+      safetyOrderStepPercentage: '1', martingaleStepCoefficient: '1', martingaleVolumeCoefficient: '2', maxSafetyOrders: 2,
+    });
+    // 50 % of 200 USDT at 99 is 100 USDT, then 200 USDT at 98: amounts up to the lot step.
+    const ladder = safetyLadder(settings, dec(100), ETH_RULES);
+    assert.deepEqual(ladder.map((step) => [step.price.toFixed(), step.amount.toFixed()]), [['99', '1.0102'], ['98', '2.0409']]);
+  });
 });

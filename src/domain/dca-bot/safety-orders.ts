@@ -30,9 +30,19 @@ export function ceilToStep(value: Decimal, step: Decimal): Decimal {
 
 /** The base amount of an order of `volume` (in `type` units) at `price`. */
 export function amountFor(volume: Decimal, type: VolumeType, price: Decimal, rules: TradingRules): Decimal {
-  if (type === 'percent') throw new Error('percent volumes are not supported');
+  if (type === 'percent') throw new Error('a percent volume is a share of the base order: convert it with safetyOrderSize');
   const base = type === 'quote_currency' ? volume.div(price) : volume;
   return ceilToStep(base, rules.lotStep);
+}
+
+/**
+ * A safety order's size as an order volume: `percent` sizes are that percent of the base order
+ * and so in the base order's type.
+ */
+export function safetyOrderSize(settings: DealSettings, volume: Decimal): { volume: Decimal; type: VolumeType } {
+  return settings.safetyOrderVolumeType === 'percent'
+    ? { volume: dec(settings.baseOrderVolume).times(volume).div(100), type: settings.baseOrderVolumeType }
+    : { volume, type: settings.safetyOrderVolumeType };
 }
 
 /** The cumulative deviations D_1..D_count, in percent. */
@@ -78,7 +88,8 @@ export function safetyOrderStep(
   }
   const price = roundToStep(basePrice.times(deviation.div(100).plus(1)), rules.priceStep);
   if (price.lte(0)) return undefined;
-  return { index, deviation, price, volume, amount: amountFor(volume, settings.safetyOrderVolumeType, price, rules) };
+  const size = safetyOrderSize(settings, volume);
+  return { index, deviation, price, volume, amount: amountFor(size.volume, size.type, price, rules) };
 }
 
 export function safetyLadder(settings: DealSettings, basePrice: Decimal, rules: TradingRules): SafetyOrderStep[] {

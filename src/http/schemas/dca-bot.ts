@@ -51,7 +51,7 @@ const BOT_FIELDS = {
   safety_order_volume_type: Type.Optional(VolumeType),
   start_order_type: Type.Optional(oneOf(['limit', 'market'])),
   strategy_list: Type.Optional(ListOrJson(StrategyItem)),
-  close_strategy_list: Type.Optional(Type.Unknown()),
+  close_strategy_list: Type.Optional(ListOrJson(StrategyItem)),
   safety_strategy_list: Type.Optional(Type.Unknown()),
   safety_order_step_percentage: Type.Optional(DecimalText),
   martingale_volume_coefficient: Type.Optional(DecimalText),
@@ -118,5 +118,5 @@ export function jsonLists<T extends Record<string, unknown>>(input: T, fields: r
   return parsed as T;
 }
 
-const LIST_FIELDS = ['strategy_list', 'take_profit_steps', 'custom_safety_steps'];
+const LIST_FIELDS = ['strategy_list', 'close_strategy_list', 'take_profit_steps', 'custom_safety_steps'];
 export const toParams = (input: Record<string, unknown>) => jsonLists(input, LIST_FIELDS) as unknown as BotParams;
