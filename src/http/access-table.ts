@@ -22,9 +22,11 @@ export const ACCESS_TABLE = {
   'POST /ver1/users/change_mode': signed('ACCOUNTS_WRITE'),
   'GET /ver1/users/current_mode': signed('ACCOUNTS_READ'),
   'GET /ver1/users/permissions_info': signed('NONE'),
+  'PUT /ver1/users/locale': signed('NONE'),
 
   'GET /ver1/accounts/market_list': open,
   'GET /ver1/accounts/market_pairs': open,
+  'GET /v2/accounts/market_pairs': open,
   'GET /ver1/accounts/currency_rates': open,
   'GET /ver1/accounts/currency_rates_with_leverage_data': open,
   'POST /ver1/accounts/new': signed('ACCOUNTS_WRITE'),
@@ -38,6 +40,10 @@ export const ACCESS_TABLE = {
   'POST /ver1/accounts/:account_id/pie_chart_data': signed('ACCOUNTS_READ'),
   'GET /ver1/accounts/:account_id/active_trading_entities': signed('ACCOUNTS_READ'),
   'GET /ver1/accounts/:account_id/balance_chart_data': signed('ACCOUNTS_READ'),
+  'GET /ver1/accounts/types_to_connect': signed('NONE'),
+  'POST /ver1/accounts/types_to_connect': signed('NONE'),
+  'GET /ver1/accounts/:account_id/leverage_data': signed('ACCOUNTS_READ'),
+  'POST /ver1/accounts/:account_id/leverage_data': signed('ACCOUNTS_READ'),
 
   'POST /ver1/grid_bots/manual': signed('BOTS_WRITE'),
   'GET /ver1/grid_bots': signed('BOTS_READ'),

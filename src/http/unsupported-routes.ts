@@ -6,6 +6,8 @@
 
 const PLANNED_ACCOUNTS = 'planned, with exchange accounts and market data';
 const PLANNED_DCA = 'planned, with DCA bots and deals';
+const NO_SHAPE = 'not planned: the reference documents no response for it, and an invented one would mislead clients';
+const DEPOSITS = 'not planned: deposits and withdrawals happen on the exchange itself, and paper accounts have no addresses or networks';
 const REMOVED_AI = 'not planned: removed from the reference on 2023-12-29';
 const TRANSFER = 'not planned: moving funds between accounts works differently on each exchange';
 const LOOSE = 'not planned: loose accounts (balances tracked without an exchange connection)';
@@ -13,23 +15,17 @@ const MARKETPLACE = 'not planned: the marketplace holds 3Commas-hosted presets a
 
 /** `METHOD path` relative to /public/api; `:name` matches one segment, a trailing `*` any rest. */
 export const UNSUPPORTED_ROUTES: Record<string, string> = {
-  'PUT /ver1/users/locale': 'not planned: error descriptions are English only',
   'POST /ver1/grid_bots/ai': REMOVED_AI,
   'GET /ver1/grid_bots/ai_settings': REMOVED_AI,
   'PATCH /ver1/grid_bots/:id/ai': REMOVED_AI,
-  'GET /ver1/accounts/summary': PLANNED_ACCOUNTS,
-  'GET /ver1/accounts/types_to_connect': PLANNED_ACCOUNTS,
-  'POST /ver1/accounts/types_to_connect': PLANNED_ACCOUNTS,
+  'GET /ver1/accounts/summary': NO_SHAPE,
   'POST /ver1/accounts/:id/sell_all_to_btc': PLANNED_ACCOUNTS,
   'POST /ver1/accounts/:id/sell_all_to_usd': PLANNED_ACCOUNTS,
-  'GET /ver1/accounts/:id/leverage_data': PLANNED_ACCOUNTS,
-  'POST /ver1/accounts/:id/leverage_data': PLANNED_ACCOUNTS,
-  'GET /ver1/accounts/:id/networks_info': PLANNED_ACCOUNTS,
-  'GET /ver1/accounts/:id/deposit_data': PLANNED_ACCOUNTS,
+  'GET /ver1/accounts/:id/networks_info': DEPOSITS,
+  'GET /ver1/accounts/:id/deposit_data': DEPOSITS,
   'GET /ver1/accounts/:id/volume/daily': PLANNED_ACCOUNTS,
   'GET /ver1/accounts/:id/volume/monthly': PLANNED_ACCOUNTS,
   'GET /ver1/accounts/:id/volume/total': PLANNED_ACCOUNTS,
-  'GET /v2/accounts/market_pairs': PLANNED_ACCOUNTS,
   'POST /ver1/accounts/:id/convert_dust_to_bnb': 'not planned: a Binance-only call',
   'POST /ver1/accounts/transfer': TRANSFER,
   'GET /ver1/accounts/transfer_history': TRANSFER,
@@ -37,8 +33,8 @@ export const UNSUPPORTED_ROUTES: Record<string, string> = {
   'POST /ver1/loose_accounts': LOOSE,
   'GET /ver1/loose_accounts/available_currencies': LOOSE,
   'PUT /ver1/loose_accounts/:account_id': LOOSE,
-  'GET /ver1/bots/account_trade_info': PLANNED_DCA,
-  'GET /ver1/bots/account_trade_info_smart_sell': PLANNED_DCA,
+  'GET /ver1/bots/account_trade_info': NO_SHAPE,
+  'GET /ver1/bots/account_trade_info_smart_sell': NO_SHAPE,
   'POST /ver1/deals/:deal_id/convert_to_smart_trade': PLANNED_DCA,
   'GET /ver1/marketplace/presets': MARKETPLACE,
   'GET /ver1/marketplace/items': MARKETPLACE,

@@ -8,6 +8,8 @@ export interface User {
   id: number;
   name: string;
   mode: UserMode;
+  /** Kept as chosen (PUT /ver1/users/locale); texts are English whatever it is. */
+  locale: string;
   createdAt: Date;
 }
 
@@ -19,6 +21,7 @@ export interface UsersRepository {
   count(): Promise<number>;
   list(): Promise<User[]>;
   setMode(id: number, mode: UserMode): Promise<void>;
+  setLocale(id: number, locale: string): Promise<void>;
 }
 
 export interface ApiKeyRecord {

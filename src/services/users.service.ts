@@ -39,6 +39,11 @@ export class UsersService {
     return this.get(id);
   }
 
+  async changeLocale(id: number, locale: string): Promise<User> {
+    await this.users.setLocale(id, locale);
+    return this.get(id);
+  }
+
   async isEmpty(): Promise<boolean> {
     return (await this.users.count()) === 0;
   }

@@ -31,7 +31,7 @@ async function createUser(name: string) {
 describe('POST and GET /ext/users', () => {
   it('creates a user in paper mode and lists it', async () => {
     const user = await createUser('alice');
-    assert.deepEqual(Object.keys(user).sort(), ['created_at', 'id', 'mode', 'name']);
+    assert.deepEqual(Object.keys(user).sort(), ['created_at', 'id', 'locale', 'mode', 'name']);
     assert.equal(user.name, 'alice');
     assert.equal(user.mode, 'paper');
     assert.ok(Number.isInteger(user.id));

@@ -23,6 +23,7 @@ const entries = Object.entries(ACCESS_TABLE as Record<string, RouteAccess>).map(
 /** Unsigned routes that need parameters to answer 200. */
 const OPEN_ROUTE_QUERY: Record<string, string> = {
   'GET /ver1/accounts/market_pairs': '?market_code=paper_trading',
+  'GET /v2/accounts/market_pairs': '?market_code=paper_trading',
   'GET /ver1/accounts/currency_rates': '?market_code=paper_trading&pair=USDT_BTC',
   'GET /ver1/accounts/currency_rates_with_leverage_data': '?market_code=paper_trading&pair=USDT_BTC',
 };

@@ -5,6 +5,7 @@ export const presentUser = (user: User) => ({
   id: user.id,
   name: user.name,
   mode: user.mode,
+  locale: user.locale,
   created_at: user.createdAt.toISOString(),
 });
 

@@ -48,20 +48,22 @@ export function presentCurrencyRates(market: Market, ticker: Ticker) {
 }
 
 /** Spot markets have no leverage: the only leverage type offered is none. */
+export const SPOT_LEVERAGE_DATA = [
+  {
+    code: 'none',
+    name: 'None',
+    can_set_leverage_value: false,
+    available_leverage_values: [],
+    max_leverage: '1',
+    valid: { min: 1, max: '1' },
+  },
+];
+
 export function presentCurrencyRatesWithLeverage(market: Market, ticker: Ticker) {
   return {
     ...presentCurrencyRates(market, ticker),
     minMarketBuyAmount: market.rules.minLotSize.toFixed(),
     minMarketSellAmount: market.rules.minLotSize.toFixed(),
-    leverage_data: [
-      {
-        code: 'none',
-        name: 'None',
-        can_set_leverage_value: false,
-        available_leverage_values: [],
-        max_leverage: '1',
-        valid: { min: 1, max: '1' },
-      },
-    ],
+    leverage_data: SPOT_LEVERAGE_DATA,
   };
 }

@@ -7,6 +7,7 @@ import { presentAccount, presentPieChart, presentTableData } from '../../present
 import { defineRoute } from '../../route.ts';
 import { Id, Page } from '../../schemas/common.ts';
 import { accountActivityRoutes } from './account-activity.routes.ts';
+import { accountOptionRoutes } from './account-options.routes.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Credential = Type.Optional(Type.String({ maxLength: 4096 }));
@@ -117,6 +118,7 @@ export const accountRoutes = (deps: AccountRouteDeps) => {
     overviewRoute(deps, '/ver1/accounts/:account_id/account_table_data', 'Balances per currency with their value', presentTableData),
     overviewRoute(deps, '/ver1/accounts/:account_id/pie_chart_data', 'Share of each currency in the account value', presentPieChart),
     ...accountActivityRoutes(deps.accounts),
+    ...accountOptionRoutes(deps.accounts, deps.markets),
   ];
 };
 

@@ -24,14 +24,16 @@ export const marketDataRoutes = (markets: MarketsService) => [
     tags: ['market data'],
     handler: () => markets.describe().map(presentMarketListEntry),
   }),
-  defineRoute({
-    method: 'GET',
-    url: '/ver1/accounts/market_pairs',
-    summary: 'Pairs of a market, in QUOTE_BASE form',
-    tags: ['market data'],
-    input: Type.Object({ market_code: MarketCode }),
-    handler: async ({ input }) => (await markets.markets(input.market_code)).map((market) => market.pair),
-  }),
+  ...['/ver1/accounts/market_pairs', '/v2/accounts/market_pairs'].map((url) =>
+    defineRoute({
+      method: 'GET',
+      url,
+      summary: 'Pairs of a market, in QUOTE_BASE form',
+      tags: ['market data'],
+      input: Type.Object({ market_code: MarketCode }),
+      handler: async ({ input }) => (await markets.markets(input.market_code)).map((market) => market.pair),
+    }),
+  ),
   ratesRoute(markets, '/ver1/accounts/currency_rates', 'Prices and trading rules of a pair', presentCurrencyRates),
   ratesRoute(
     markets,

@@ -4,6 +4,7 @@ import { defineRoute } from '../../route.ts';
 import { oneOf } from '../../schemas/common.ts';
 
 const ModeInput = Type.Object({ mode: oneOf(['paper', 'real']) });
+export const LOCALES = ['en', 'ru', 'pt', 'zh', 'es', 'fr', 'tr', 'de', 'it'];
 
 export const userRoutes = (users: UsersService) => [
   defineRoute({
@@ -24,6 +25,14 @@ export const userRoutes = (users: UsersService) => [
     summary: 'The mode this request works in (Forced-Mode header, else the user mode)',
     tags: ['users'],
     handler: async ({ caller }) => ({ mode: await caller.mode() }),
+  }),
+  defineRoute({
+    method: 'PUT',
+    url: '/ver1/users/locale',
+    summary: "Keep the user's language (texts stay English)",
+    tags: ['users'],
+    input: Type.Object({ locale: oneOf(LOCALES) }),
+    handler: async ({ input, caller }) => ({ locale: (await users.changeLocale(caller.userId, input.locale)).locale }),
   }),
   defineRoute({
     method: 'GET',
