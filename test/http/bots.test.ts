@@ -110,6 +110,38 @@ describe('POST /ver1/bots/create_bot', () => {
     assert.equal(quiet.status, 201, quiet.text);
   });
 
+  it('takes the indicator start conditions it computes and names what is wrong in each', async () => {
+    const strategy_list = [
+      { strategy: 'ult', options: { time: '5m', points: 30, trigger_condition: 'less', first_period: 7, second_period: 14, third_period: 28 } },
+      { strategy: 'b_bands_percent', options: { time: '15m', points: 0, trigger_condition: 'crossing_below', time_period: 20, deviation: 2 } },
+      { strategy: 'cci', options: { time: '1h', points: -100, trigger_condition: 'less', time_period: 20 } },
+      { strategy: 'ma_cross', options: { time: '1h', indicator_type: 'ema', time_period_first: 9, time_period_second: 21, trigger_condition: 'crossing_above' } },
+      { strategy: 'ta_preset', options: { time: '4h', type: 'SMA-50-200' } },
+    ];
+    const created = await api(bench, 'POST', '/ver1/bots/create_bot', botBody(bench.accountId, { strategy_list }));
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.body.strategy_list, strategy_list);
+    assertRecordInvalid(
+      await api(bench, 'POST', '/ver1/bots/create_bot', botBody(bench.accountId, {
+        strategy_list: [
+          { strategy: 'mfi', options: { time: '5m', points: 20 } },
+          { strategy: 'ult', options: { time: '7m', points: 130, first_period: 14, second_period: 7, third_period: 28 } },
+          { strategy: 'ma_cross', options: { time: '1h', indicator_type: 'wma', time_period_first: 50, time_period_second: 20 } },
+          { strategy: 'ta_preset', options: { time: '1h', type: 'MACD-12-26-9' } },
+        ],
+      })),
+      {
+        'strategy_list[0][strategy]': ['is not supported: candles built from prices carry no traded volume'],
+        'strategy_list[1][options][time]': ['does not have a valid value'],
+        'strategy_list[1][options][points]': ['must be a number from 0 to 100'],
+        'strategy_list[1][options][third_period]': ['periods must grow from first to third'],
+        'strategy_list[2][options][indicator_type]': ['does not have a valid value'],
+        'strategy_list[2][options][time_period_second]': ['must be greater than time_period_first'],
+        'strategy_list[3][options][type]': [`is not supported; supported: ${Object.keys((await api(bench, 'GET', '/ver1/bots/strategy_list')).body.ta_preset.options.type).join(', ')}`],
+      },
+    );
+  });
+
   it('refuses another user’s account', async () => {
     const other = await newUser(bench.t);
     assertError(await api(bench, 'POST', '/ver1/bots/create_bot', botBody(other.accountId)), 403, {
@@ -200,8 +232,9 @@ describe('bot endpoints', () => {
 
   it('answers the strategy list and keeps the pairs blacklist', async () => {
     const strategies = (await api(bench, 'GET', '/ver1/bots/strategy_list')).body;
-    assert.deepEqual(Object.keys(strategies), ['manual', 'nonstop', 'rsi']);
+    assert.deepEqual(Object.keys(strategies), ['manual', 'nonstop', 'rsi', 'ult', 'b_bands_percent', 'ma_cross', 'cci', 'ta_preset']);
     assert.equal(strategies.rsi.strategy_type, 'indicator');
+    assert.ok('SMA-50-200' in strategies.ta_preset.options.type);
     assert.deepEqual((await api(bench, 'GET', '/ver1/bots/pairs_black_list')).body, { pairs: [] });
     const set = await api(bench, 'POST', '/ver1/bots/update_pairs_black_list', { pairs: ['USDT_BTC', 'usdt_btc'] });
     assert.equal(set.status, 201);

@@ -92,6 +92,23 @@ describe('when DCA bots open deals', () => {
     assert.ok(log.some((m: string) => m.includes('RSI start condition met')), log.join('\n'));
   });
 
+  it('opens a deal when CCI and %B on the same candles both fall through their thresholds', async () => {
+    const bot = await createBot(bench, {
+      strategy_list: [
+        { strategy: 'cci', options: { time: '1m', points: -100, trigger_condition: 'less', time_period: 5 } },
+        { strategy: 'b_bands_percent', options: { time: '1m', points: 0, trigger_condition: 'less', time_period: 5, deviation: 1 } },
+      ],
+    });
+    botId = bot.id;
+    for (const price of ['100', '101', '100', '101', '100', '101', '100']) await ticks(bench, [{ pair: 'USDT_ETH', price, at: at(60) }]);
+    assert.equal((await deals(bench, bot.id)).length, 0);
+    // The drop closes a candle far below the band; the next tick closes that candle.
+    for (const price of ['90', '90']) await ticks(bench, [{ pair: 'USDT_ETH', price, at: at(60) }]);
+    assert.equal((await deals(bench, bot.id)).length, 1);
+    const log = (await api(bench, 'GET', `/ver1/bots/${bot.id}/show?include_events=true`)).body.bot_events.map((e: any) => e.message);
+    assert.ok(log.some((m: string) => m.includes('CCI, B_BANDS_PERCENT start condition met')), log.join('\n'));
+  });
+
   it('refuses start_new_deal for a disabled bot unless asked to enable it', async () => {
     const bot = await createBot(bench, { strategy_list: [{ strategy: 'manual' }] }, false);
     botId = bot.id;

@@ -8,7 +8,8 @@
 import { parsePair } from '../market/pair.ts';
 import { dec, type Decimal } from '../../shared/decimal.ts';
 import type { FieldErrorCollector } from '../../shared/errors.ts';
-import { type BotConfig, type DealSettings, RSI_TRIGGERS, type RsiTrigger, type StartCondition, TIMEFRAMES } from './dca-settings.ts';
+import { type BotConfig, type DealSettings, type StartCondition, START_STRATEGIES, type StartStrategy } from './dca-settings.ts';
+import { indicatorCondition } from './start-conditions.ts';
 
 type Maybe<T> = T | null | undefined;
 
@@ -183,18 +184,11 @@ function startConditions(list: NonNullable<BotParams['strategy_list']>, invalid:
   list.forEach((item, index) => {
     const field = `strategy_list[${index}]`;
     const options = item.options ?? {};
-    if (item.strategy === 'manual' || item.strategy === 'nonstop') {
-      conditions.push({ strategy: item.strategy, options });
-    } else if (item.strategy === 'rsi') {
-      const time = String(options.time ?? '');
-      const points = Number(options.points);
-      const trigger = String(options.trigger_condition ?? 'less');
-      const period = options.time_period === undefined || options.time_period === null ? 14 : Number(options.time_period);
-      if (!Object.hasOwn(TIMEFRAMES, time)) invalid.add(`${field}[options][time]`, 'does not have a valid value');
-      if (!Number.isFinite(points) || points < 0 || points > 100) invalid.add(`${field}[options][points]`, 'must be a number from 0 to 100');
-      if (!(RSI_TRIGGERS as readonly string[]).includes(trigger)) invalid.add(`${field}[options][trigger_condition]`, 'does not have a valid value');
-      if (!Number.isInteger(period) || period < 2 || period > 100) invalid.add(`${field}[options][time_period]`, 'must be an integer from 2 to 100');
-      conditions.push({ strategy: 'rsi', options, rsi: { time, points, triggerCondition: trigger as RsiTrigger, timePeriod: period } });
+    if (item.strategy === 'mfi') {
+      invalid.add(`${field}[strategy]`, 'is not supported: candles built from prices carry no traded volume');
+    } else if ((START_STRATEGIES as readonly string[]).includes(item.strategy)) {
+      indicatorCondition(item.strategy, options, field, invalid);
+      conditions.push({ strategy: item.strategy as StartStrategy, options });
     } else {
       invalid.add(`${field}[strategy]`, 'is not supported');
     }

@@ -271,14 +271,25 @@ describe('deal starts', () => {
   });
 
   it('starts a deal when RSI on closed candles falls below the threshold', () => {
-    const rsi = { time: '1m', points: 30, triggerCondition: 'less' as const, timePeriod: 7 };
-    const h = harness({ strategyList: [{ strategy: 'rsi', options: {}, rsi }] }, { maxSafetyOrders: 0 });
+    const options = { time: '1m', points: 30, trigger_condition: 'less', time_period: 7 };
+    const h = harness({ strategyList: [{ strategy: 'rsi', options }] }, { maxSafetyOrders: 0 });
     h.act({ type: 'enable' });
     for (let i = 0; i < 8; i += 1) h.tick('USDT_ETH', String(100 + i));
     assert.equal(h.state.deals.length, 0);
     for (let i = 0; i < 12; i += 1) h.tick('USDT_ETH', String(106 - i * 2));
     assert.equal(h.state.deals.length, 1);
     assert.ok(h.messages.some((m) => m.includes('RSI start condition met')));
+  });
+
+  it('starts a deal when the fast average crosses above the slow one, only when every condition holds', () => {
+    const cross = { time: '1m', indicator_type: 'sma', time_period_first: 3, time_period_second: 6, trigger_condition: 'crossing_up' };
+    const h = harness({ strategyList: [{ strategy: 'ma_cross', options: cross }] }, { maxSafetyOrders: 0 });
+    h.act({ type: 'enable' });
+    for (let i = 0; i < 10; i += 1) h.tick('USDT_ETH', String(110 - i));
+    assert.equal(h.state.deals.length, 0);
+    for (let i = 0; i < 4; i += 1) h.tick('USDT_ETH', String(101 + i * 3));
+    assert.equal(h.state.deals.length, 1);
+    assert.ok(h.messages.some((m) => m.includes('MA_CROSS start condition met')));
   });
 
   it('refuses start_new_deal on a disabled bot when only_for_enabled', () => {

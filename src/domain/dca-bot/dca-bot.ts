@@ -13,6 +13,7 @@ import { applyDealAction } from './deal-actions.ts';
 import { dealOnTick, dealOnTimer, dealWatch } from './deal-exits.ts';
 import { settleLateInput } from './deal-finish.ts';
 import { cooldownTimer, DealStartError, hasStrategy, onIndicatorTick, startDeal, startNonstopDeals, startRefusal } from './deal-starts.ts';
+import { storedIndicatorCondition } from './start-conditions.ts';
 import { dealOnFill, dealOnOrderClosed } from './deal-step.ts';
 import { type DcaRecord, StepOutput } from './step-output.ts';
 import { TransitionError } from '../automation.ts';
@@ -170,7 +171,7 @@ export function botWatches(state: DcaBotState): PriceWatch[] {
     else widen(deal.pair, winning, losing);
   }
   if (state.enabled) {
-    const indicators = state.config.strategyList.some((condition) => condition.rsi);
+    const indicators = state.config.strategyList.some((condition) => storedIndicatorCondition(condition) !== undefined);
     for (const pair of state.config.pairs) {
       const block = state.blocked[pair];
       if (indicators || block === 'no_price') widen(pair, EVERY_TICK);

@@ -58,11 +58,8 @@ export interface DealSettings {
   feeRate: string;
 }
 
-export const START_STRATEGIES = ['manual', 'nonstop', 'rsi'] as const;
+export const START_STRATEGIES = ['manual', 'nonstop', 'rsi', 'ult', 'b_bands_percent', 'cci', 'ma_cross', 'ta_preset'] as const;
 export type StartStrategy = (typeof START_STRATEGIES)[number];
-
-export const RSI_TRIGGERS = ['less', 'greater', 'crossing_up', 'crossing_down', 'crossing_above', 'crossing_below'] as const;
-export type RsiTrigger = (typeof RSI_TRIGGERS)[number];
 
 export const TIMEFRAMES: Record<string, number> = {
   '1m': 60_000,
@@ -79,18 +76,14 @@ export const TIMEFRAMES: Record<string, number> = {
   '1w': 604_800_000,
 };
 
-export interface RsiOptions {
-  time: string;
-  points: number;
-  triggerCondition: RsiTrigger;
-  timePeriod: number;
-}
-
-/** A deal start condition; `options` keeps what the client sent, `rsi` the parsed RSI options. */
+/**
+ * A deal start condition: the strategy and the options the client sent. Indicator conditions are
+ * read from the options where they are used (start-conditions.ts); bots stored before that kept
+ * the RSI options they read under `rsi`, which nothing reads now.
+ */
 export interface StartCondition {
   strategy: StartStrategy;
   options: Record<string, unknown>;
-  rsi?: RsiOptions;
 }
 
 export interface BotConfig {

@@ -3,18 +3,20 @@
  * allowed_deals_on_same_pair on a multi-pair bot (max_active_deals on a single-pair one), the
  * blacklist (multi-pair bots), cooldown after the pair's last deal closed, min/max price, and
  * disable_after_deals_count. Start conditions: `manual` never starts a deal by itself, `nonstop`
- * starts one whenever the limits allow, indicator conditions (RSI) when all of them hold on the
- * candle that just closed.
+ * starts one whenever the limits allow, indicator conditions (start-conditions.ts) when all of
+ * them hold on the candle that just closed.
  */
 import type { StepContext, TickInput } from '../automation.ts';
 import { parsePair } from '../market/pair.ts';
 import { dec } from '../../shared/decimal.ts';
 import { type DcaBotState, isMultiPair } from './dca-bot-state.ts';
-import { type RsiOptions, TIMEFRAMES } from './dca-settings.ts';
+import { TIMEFRAMES } from './dca-settings.ts';
 import { type Deal, newDeal, takeOverLeftover } from './deal.ts';
 import { closeTimeoutTimer } from './deal-finish.ts';
 import { placeBaseOrder } from './deal-orders.ts';
-import { addTick, emptySeries, rsi } from './indicator-series.ts';
+import { addTick, candlesOf, emptySeries } from './indicator-series.ts';
+import { conditionHolds } from './indicators.ts';
+import { storedIndicatorCondition } from './start-conditions.ts';
 import type { StepOutput } from './step-output.ts';
 
 export type StartRefusal =
@@ -134,7 +136,7 @@ function noteRefusal(state: DcaBotState, pair: string, refusal: StartRefusal, ou
 
 /** Feeds a tick to the bot's indicator candles; opens a deal when every indicator condition holds. */
 export function onIndicatorTick(state: DcaBotState, tick: TickInput, context: StepContext, out: StepOutput): void {
-  const conditions = state.config.strategyList.flatMap((condition) => (condition.rsi ? [condition.rsi] : []));
+  const conditions = state.config.strategyList.flatMap((condition) => storedIndicatorCondition(condition) ?? []);
   if (conditions.length === 0 || !state.config.pairs.includes(tick.pair)) return;
   let closed = false;
   for (const time of new Set(conditions.map((condition) => condition.time))) {
@@ -142,26 +144,9 @@ export function onIndicatorTick(state: DcaBotState, tick: TickInput, context: St
     if (addTick(series, tick.price, out.nowMs, TIMEFRAMES[time]!)) closed = true;
   }
   if (!closed || !state.enabled) return;
-  const holds = conditions.every((condition) => rsiHolds(condition, state.series[`${tick.pair}|${condition.time}`]!.closes));
+  const holds = conditions.every((condition) => conditionHolds(condition, candlesOf(state.series[`${tick.pair}|${condition.time}`]!)));
   if (!holds || startRefusal(state, tick.pair, context, out.nowMs, { signals: true, openDeals: true }) !== undefined) return;
-  out.log(`${tick.pair}: RSI start condition met`);
+  const names = state.config.strategyList.filter((c) => storedIndicatorCondition(c)).map((c) => c.strategy.toUpperCase());
+  out.log(`${tick.pair}: ${names.join(', ')} start condition met`);
   startDeal(state, tick.pair, context, out);
-}
-
-export function rsiHolds(options: RsiOptions, closes: readonly number[]): boolean {
-  const now = rsi(closes, options.timePeriod);
-  if (now === undefined) return false;
-  const points = options.points;
-  switch (options.triggerCondition) {
-    case 'less':
-      return now < points;
-    case 'greater':
-      return now > points;
-    default: {
-      const before = rsi(closes.slice(0, -1), options.timePeriod);
-      if (before === undefined) return false;
-      const up = options.triggerCondition === 'crossing_up' || options.triggerCondition === 'crossing_above';
-      return up ? before <= points && now > points : before >= points && now < points;
-    }
-  }
 }

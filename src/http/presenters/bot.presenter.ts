@@ -4,6 +4,7 @@
  */
 import type { DcaBotState } from '../../domain/dca-bot/dca-bot-state.ts';
 import type { Automation, StoredEvent } from '../../engine/automation-kind.ts';
+import { TA_PRESET_TYPES } from '../../domain/dca-bot/start-conditions.ts';
 import { dec, type Decimal } from '../../shared/decimal.ts';
 
 export interface BotPresentation {
@@ -103,23 +104,27 @@ export function presentBot({ bot, accountName, activeDealsUsdProfit, activeDeals
   return entity;
 }
 
+const TIMES = {
+  '1m': '1 minute', '3m': '3 minutes', '5m': '5 minutes', '15m': '15 minutes', '30m': '30 minutes', '1h': '1 hour',
+  '2h': '2 hours', '4h': '4 hours', '8h': '8 hours', '1d': '1 day', '3d': '3 days', '1w': '1 week',
+};
+const TRIGGERS = { less: 'less', greater: 'greater', crossing_above: 'crossing_down', crossing_below: 'crossing_up' };
+const indicator = (name: string, options: Record<string, unknown>) => ({
+  name,
+  payed: false,
+  beta: false,
+  strategy_type: 'indicator',
+  options: { time: TIMES, ...options },
+});
+
 /** The deal start conditions the bots here understand, in the reference's strategy_list shape. */
 export const STRATEGY_LIST = {
   manual: { strategy_type: 'signal', payed: false, beta: false, name: "Manually/API (Bot won't open new trades automatically)" },
   nonstop: { strategy_type: 'signal', payed: false, beta: false, name: 'Open new trade asap' },
-  rsi: {
-    name: 'RSI',
-    payed: false,
-    beta: false,
-    strategy_type: 'indicator',
-    options: {
-      time: {
-        '1m': '1 minute', '3m': '3 minutes', '5m': '5 minutes', '15m': '15 minutes', '30m': '30 minutes', '1h': '1 hour',
-        '2h': '2 hours', '4h': '4 hours', '8h': '8 hours', '1d': '1 day', '3d': '3 days', '1w': '1 week',
-      },
-      points: null,
-      trigger_condition: { less: 'less', greater: 'greater', crossing_above: 'crossing_down', crossing_below: 'crossing_up' },
-      time_period: null,
-    },
-  },
+  rsi: indicator('RSI', { points: null, trigger_condition: TRIGGERS, time_period: null }),
+  ult: indicator('Ultimate Oscillator', { trigger_condition: TRIGGERS, points: null, first_period: null, second_period: null, third_period: null }),
+  b_bands_percent: indicator('Bollinger Bands %B', { points: null, trigger_condition: TRIGGERS, time_period: null, deviation: null }),
+  ma_cross: indicator('Moving Average (MA)', { indicator_type: { ema: 'ema', sma: 'sma' }, trigger_condition: TRIGGERS, time_period_first: null, time_period_second: null }),
+  cci: indicator('Commodity Channel Index', { trigger_condition: TRIGGERS, points: null, time_period: null }),
+  ta_preset: indicator('TA Presets', { type: Object.fromEntries(TA_PRESET_TYPES.map((type) => [type, type])) }),
 };
