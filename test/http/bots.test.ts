@@ -97,12 +97,12 @@ describe('POST /ver1/bots/create_bot', () => {
     assertRecordInvalid(
       await api(bench, 'POST', '/ver1/bots/create_bot', botBody(bench.accountId, {
         base_order_volume_type: 'percent', min_volume_btc_24h: '100', min_profit_percentage: '1',
-        close_strategy_list: JSON.stringify([{ strategy: 'rsi', options: { time: '5m', points: 70 } }]),
+        close_strategy_list: JSON.stringify([{ strategy: 'nonstop' }]),
       })),
       {
         base_order_volume_type: ['percent is not supported'],
         min_volume_btc_24h: ['is not supported: the prices this server follows carry no traded volume'],
-        close_strategy_list: ['is not supported'],
+        'close_strategy_list[0][strategy]': ['is not supported'],
         min_profit_percentage: ['only applies with a close_strategy_list'],
       },
     );

@@ -99,4 +99,24 @@ describe('DCA deal exits on the paper exchange', () => {
     const again = await api(bench, 'POST', `/ver1/deals/${second.id}/cancel`);
     assert.equal(again.status, 403, again.text);
   });
+
+  it('closes a deal at market when its close strategy holds and its profit reaches the minimum', async () => {
+    const bot = await createBot(bench, {
+      strategy_list: [{ strategy: 'manual' }],
+      take_profit: '50',
+      close_strategy_list: [{ strategy: 'rsi', options: { time: '1m', points: 60, trigger_condition: 'greater', time_period: 3 } }],
+      min_profit_percentage: '2',
+    }, false);
+    botId = bot.id;
+    assert.deepEqual(bot.close_strategy_list.map((c: any) => c.strategy), ['rsi']);
+    const deal = (await api(bench, 'POST', `/ver1/bots/${bot.id}/start_new_deal`, { only_for_enabled: false })).body;
+    // RSI climbs past 60 while the profit is still under 2 %: the deal stays.
+    for (const price of ['100', '100.2', '100.4', '100.6', '100.8', '101']) await ticks(bench, [{ pair: 'USDT_ETH', price, at: at(60) }]);
+    assert.equal((await deals(bench, bot.id))[0]!.status, 'bought');
+    for (const price of ['102', '103.5', '104']) await ticks(bench, [{ pair: 'USDT_ETH', price, at: at(60) }]);
+    const closed = (await api(bench, 'GET', `/ver1/deals/${deal.id}/show`)).body;
+    assert.equal(closed.status, 'completed', closed.bot_events.map((e: any) => e.message).join('\n'));
+    assert.ok(dec(closed.final_profit_percentage).gte(2), closed.final_profit_percentage);
+    assert.ok(closed.bot_events.some((e: any) => e.message.startsWith('RSI close condition met')));
+  });
 });

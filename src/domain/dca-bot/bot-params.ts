@@ -8,8 +8,8 @@
 import { parsePair } from '../market/pair.ts';
 import { dec, type Decimal } from '../../shared/decimal.ts';
 import type { FieldErrorCollector } from '../../shared/errors.ts';
-import { type BotConfig, type DealSettings, type StartCondition, START_STRATEGIES, type StartStrategy } from './dca-settings.ts';
-import { indicatorCondition } from './start-conditions.ts';
+import { type BotConfig, type DealSettings, type StartCondition, type StartStrategy } from './dca-settings.ts';
+import { INDICATOR_STRATEGIES, indicatorCondition } from './start-conditions.ts';
 
 type Maybe<T> = T | null | undefined;
 
@@ -49,6 +49,8 @@ export interface BotParams {
   allowed_deals_on_same_pair?: Maybe<number>;
   close_deals_timeout?: Maybe<number>;
   min_profit_percentage?: Maybe<string>;
+  min_profit_type?: Maybe<'base_order_volume' | 'total_bought_volume'>;
+  close_strategy_list?: Array<{ strategy: string; options?: Record<string, unknown> }>;
   [extra: string]: unknown;
 }
 
@@ -57,7 +59,6 @@ export const EXTRA_FIELDS = [
   'leverage_type',
   'leverage_custom_value',
   'safety_strategy_list',
-  'min_profit_type',
   'reinvesting_percentage',
   'risk_reduction_percentage',
   'min_volume_btc_24h',
@@ -80,9 +81,6 @@ export function botConfigFrom(params: BotParams, invalid: FieldErrorCollector): 
   // The prices a bot hears carry no traded volume, so a 24-hour volume floor could never be checked.
   if (params.min_volume_btc_24h !== undefined && params.min_volume_btc_24h !== null && !dec(String(params.min_volume_btc_24h)).isZero()) {
     invalid.add('min_volume_btc_24h', 'is not supported: the prices this server follows carry no traded volume');
-  }
-  if (Array.isArray(params.close_strategy_list) && params.close_strategy_list.length > 0) {
-    invalid.add('close_strategy_list', 'is not supported');
   }
   const minPrice = params.min_price ?? null;
   const maxPrice = params.max_price ?? null;
@@ -141,8 +139,9 @@ export function dealSettingsFrom(params: BotParams, invalid: FieldErrorCollector
   if ((params.active_safety_orders_count ?? 1) < 1 && (params.max_safety_orders ?? 0) > 0) {
     invalid.add('active_safety_orders_count', 'must be greater than or equal to 1');
   }
+  const closeStrategyList = indicatorConditions(params.close_strategy_list ?? [], 'close_strategy_list', invalid);
   // The reference applies a minimum profit to deals closed by a close strategy; without one it would do nothing.
-  if (params.min_profit_percentage !== undefined && params.min_profit_percentage !== null && !dec(params.min_profit_percentage).isZero()) {
+  if (params.min_profit_percentage !== undefined && params.min_profit_percentage !== null && !dec(params.min_profit_percentage).isZero() && closeStrategyList.length === 0) {
     invalid.add('min_profit_percentage', 'only applies with a close_strategy_list');
   }
   const timeoutEnabled = params.stop_loss_timeout_enabled ?? false;
@@ -175,28 +174,38 @@ export function dealSettingsFrom(params: BotParams, invalid: FieldErrorCollector
     customSafetySteps: (params.custom_safety_steps ?? []).map((step) => ({ deviation: step.deviation, size: step.size })),
     closeDealsTimeout: positive(params.close_deals_timeout),
     minProfitPercentage: params.min_profit_percentage ?? '0',
+    closeStrategyList,
+    minProfitType: params.min_profit_type ?? 'total_bought_volume',
     feeRate: DEFAULT_FEE_RATE,
   };
 }
 
 function startConditions(list: NonNullable<BotParams['strategy_list']>, invalid: FieldErrorCollector): StartCondition[] {
-  const conditions: StartCondition[] = [];
-  list.forEach((item, index) => {
-    const field = `strategy_list[${index}]`;
-    const options = item.options ?? {};
-    if (item.strategy === 'mfi') {
-      invalid.add(`${field}[strategy]`, 'is not supported: candles built from prices carry no traded volume');
-    } else if ((START_STRATEGIES as readonly string[]).includes(item.strategy)) {
-      indicatorCondition(item.strategy, options, field, invalid);
-      conditions.push({ strategy: item.strategy as StartStrategy, options });
-    } else {
-      invalid.add(`${field}[strategy]`, 'is not supported');
-    }
+  const conditions = list.flatMap((item, index) => {
+    if (item.strategy !== 'manual' && item.strategy !== 'nonstop') return indicatorConditions([item], 'strategy_list', invalid, index);
+    return [{ strategy: item.strategy, options: item.options ?? {} } satisfies StartCondition];
   });
   if (conditions.some((c) => c.strategy === 'nonstop') && conditions.length > 1) {
     invalid.add('strategy_list', 'nonstop cannot be combined with other conditions');
   }
   return conditions;
+}
+
+/** Indicator conditions (start-conditions.ts), each checked; `first` numbers them within `name`. */
+function indicatorConditions(list: NonNullable<BotParams['strategy_list']>, name: string, invalid: FieldErrorCollector, first = 0): StartCondition[] {
+  return list.flatMap((item, offset) => {
+    const field = `${name}[${first + offset}]`;
+    const options = item.options ?? {};
+    if (item.strategy === 'mfi') {
+      invalid.add(`${field}[strategy]`, 'is not supported: candles built from prices carry no traded volume');
+    } else if ((INDICATOR_STRATEGIES as readonly string[]).includes(item.strategy)) {
+      indicatorCondition(item.strategy, options, field, invalid);
+      return [{ strategy: item.strategy as StartStrategy, options }];
+    } else {
+      invalid.add(`${field}[strategy]`, 'is not supported');
+    }
+    return [];
+  });
 }
 
 /** The body that would create this configuration. */
@@ -239,5 +248,7 @@ export function paramsOf(config: BotConfig): BotParams {
     allowed_deals_on_same_pair: config.allowedDealsOnSamePair,
     close_deals_timeout: deal.closeDealsTimeout,
     min_profit_percentage: deal.minProfitPercentage,
+    min_profit_type: deal.minProfitType ?? 'total_bought_volume',
+    close_strategy_list: (deal.closeStrategyList ?? []).map((condition) => ({ strategy: condition.strategy, options: condition.options })),
   };
 }

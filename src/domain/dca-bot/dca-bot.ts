@@ -12,8 +12,8 @@ import { type Deal, isFinished, isLong, type Leftover, PROFIT_STATUSES } from '.
 import { applyDealAction } from './deal-actions.ts';
 import { dealOnTick, dealOnTimer, dealWatch } from './deal-exits.ts';
 import { settleLateInput } from './deal-finish.ts';
-import { cooldownTimer, DealStartError, hasStrategy, onIndicatorTick, startDeal, startNonstopDeals, startRefusal } from './deal-starts.ts';
-import { storedIndicatorCondition } from './start-conditions.ts';
+import { hasCloseStrategy, hasStartIndicators, onCandleTick } from './candle-conditions.ts';
+import { cooldownTimer, DealStartError, hasStrategy, startDeal, startNonstopDeals, startRefusal } from './deal-starts.ts';
 import { dealOnFill, dealOnOrderClosed } from './deal-step.ts';
 import { type DcaRecord, StepOutput } from './step-output.ts';
 import { TransitionError } from '../automation.ts';
@@ -30,7 +30,7 @@ export function stepBot(state: DcaBotState, input: EngineInput | DcaBotAction, c
   switch (input.type) {
     case 'tick':
       for (const deal of bot.deals) if (deal.pair === input.pair) dealOnTick(deal, input, context, out);
-      onIndicatorTick(bot, input, context, out);
+      onCandleTick(bot, input, context, out);
       if (bot.enabled && bot.blocked[input.pair]) startNonstopDeals(bot, context, out);
       break;
     case 'fill':
@@ -167,11 +167,12 @@ export function botWatches(state: DcaBotState): PriceWatch[] {
   };
   for (const deal of state.deals) {
     const { losing, winning } = dealWatch(deal);
-    if (isLong(deal)) widen(deal.pair, losing, winning);
+    if (hasCloseStrategy(deal)) widen(deal.pair, EVERY_TICK);
+    else if (isLong(deal)) widen(deal.pair, losing, winning);
     else widen(deal.pair, winning, losing);
   }
   if (state.enabled) {
-    const indicators = state.config.strategyList.some((condition) => storedIndicatorCondition(condition) !== undefined);
+    const indicators = hasStartIndicators(state);
     for (const pair of state.config.pairs) {
       const block = state.blocked[pair];
       if (indicators || block === 'no_price') widen(pair, EVERY_TICK);

@@ -54,6 +54,13 @@ export interface DealSettings {
   /** Seconds after which the deal is closed at market; null for never. */
   closeDealsTimeout: number | null;
   minProfitPercentage: string;
+  /**
+   * Conditions that close the deal at market once they all hold on a closed candle and its profit
+   * reaches minProfitPercentage (of its base order, or of all it bought). Absent from deals
+   * stored before close strategies ran: none.
+   */
+  closeStrategyList?: StartCondition[];
+  minProfitType?: 'base_order_volume' | 'total_bought_volume';
   /** The fee built into take-profit prices (a fraction: 0.001 = 0.1 %), as the reference assumes. */
   feeRate: string;
 }

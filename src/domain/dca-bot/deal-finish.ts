@@ -19,6 +19,7 @@ const PENDING: Record<CloseReason, DealStatus> = {
   panic_sell: 'panic_sell_pending',
   timeout: 'panic_sell_pending',
   trailing: 'ttp_order_placed',
+  close_strategy: 'panic_sell_pending',
 };
 
 export const FINAL: Record<CloseReason, DealStatus> = {
@@ -26,6 +27,7 @@ export const FINAL: Record<CloseReason, DealStatus> = {
   panic_sell: 'panic_sold',
   timeout: 'panic_sold',
   trailing: 'completed',
+  close_strategy: 'completed',
 };
 
 const WHY: Record<CloseReason, string> = {
@@ -33,6 +35,7 @@ const WHY: Record<CloseReason, string> = {
   panic_sell: 'Close at market requested',
   timeout: 'Deal timeout reached',
   trailing: 'Trailing Take Profit triggered',
+  close_strategy: 'Close strategy conditions met',
 };
 
 const ENDINGS: Partial<Record<DealStatus, string>> = {

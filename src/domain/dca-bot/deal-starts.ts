@@ -3,20 +3,16 @@
  * allowed_deals_on_same_pair on a multi-pair bot (max_active_deals on a single-pair one), the
  * blacklist (multi-pair bots), cooldown after the pair's last deal closed, min/max price, and
  * disable_after_deals_count. Start conditions: `manual` never starts a deal by itself, `nonstop`
- * starts one whenever the limits allow, indicator conditions (start-conditions.ts) when all of
- * them hold on the candle that just closed.
+ * starts one whenever the limits allow, indicator conditions when all of them hold on the candle
+ * that just closed (candle-conditions.ts).
  */
-import type { StepContext, TickInput } from '../automation.ts';
+import type { StepContext } from '../automation.ts';
 import { parsePair } from '../market/pair.ts';
 import { dec } from '../../shared/decimal.ts';
 import { type DcaBotState, isMultiPair } from './dca-bot-state.ts';
-import { TIMEFRAMES } from './dca-settings.ts';
 import { type Deal, newDeal, takeOverLeftover } from './deal.ts';
 import { closeTimeoutTimer } from './deal-finish.ts';
 import { placeBaseOrder } from './deal-orders.ts';
-import { addTick, candlesOf, emptySeries } from './indicator-series.ts';
-import { conditionHolds } from './indicators.ts';
-import { storedIndicatorCondition } from './start-conditions.ts';
 import type { StepOutput } from './step-output.ts';
 
 export type StartRefusal =
@@ -132,21 +128,4 @@ function noteRefusal(state: DcaBotState, pair: string, refusal: StartRefusal, ou
   }
   delete state.blocked[pair];
   if (refusal === 'cooldown') out.schedule(cooldownTimer(pair), state.lastClosedAt[pair]! + state.config.cooldown * 1000);
-}
-
-/** Feeds a tick to the bot's indicator candles; opens a deal when every indicator condition holds. */
-export function onIndicatorTick(state: DcaBotState, tick: TickInput, context: StepContext, out: StepOutput): void {
-  const conditions = state.config.strategyList.flatMap((condition) => storedIndicatorCondition(condition) ?? []);
-  if (conditions.length === 0 || !state.config.pairs.includes(tick.pair)) return;
-  let closed = false;
-  for (const time of new Set(conditions.map((condition) => condition.time))) {
-    const series = (state.series[`${tick.pair}|${time}`] ??= emptySeries());
-    if (addTick(series, tick.price, out.nowMs, TIMEFRAMES[time]!)) closed = true;
-  }
-  if (!closed || !state.enabled) return;
-  const holds = conditions.every((condition) => conditionHolds(condition, candlesOf(state.series[`${tick.pair}|${condition.time}`]!)));
-  if (!holds || startRefusal(state, tick.pair, context, out.nowMs, { signals: true, openDeals: true }) !== undefined) return;
-  const names = state.config.strategyList.filter((c) => storedIndicatorCondition(c)).map((c) => c.strategy.toUpperCase());
-  out.log(`${tick.pair}: ${names.join(', ')} start condition met`);
-  startDeal(state, tick.pair, context, out);
 }

@@ -31,7 +31,7 @@ export const PROFIT_STATUSES: readonly DealStatus[] = ['completed', 'panic_sold'
 export type DealOrderRole = 'base' | 'safety' | 'manual_safety' | 'take_profit' | 'take_profit_market' | 'close';
 export const ENTRY_ROLES: ReadonlySet<DealOrderRole> = new Set(['base', 'safety', 'manual_safety']);
 
-export type CloseReason = 'stop_loss' | 'panic_sell' | 'trailing' | 'timeout';
+export type CloseReason = 'stop_loss' | 'panic_sell' | 'trailing' | 'timeout' | 'close_strategy';
 
 export interface DealOrder {
   key: string;
