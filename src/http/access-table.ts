@@ -44,6 +44,9 @@ export const ACCESS_TABLE = {
   'POST /ver1/accounts/types_to_connect': signed('NONE'),
   'GET /ver1/accounts/:account_id/leverage_data': signed('ACCOUNTS_READ'),
   'POST /ver1/accounts/:account_id/leverage_data': signed('ACCOUNTS_READ'),
+  'GET /ver1/accounts/:account_id/volume/daily': signed('ACCOUNTS_READ'),
+  'GET /ver1/accounts/:account_id/volume/monthly': signed('ACCOUNTS_READ'),
+  'GET /ver1/accounts/:account_id/volume/total': signed('ACCOUNTS_READ'),
 
   'POST /ver1/grid_bots/manual': signed('BOTS_WRITE'),
   'GET /ver1/grid_bots': signed('BOTS_READ'),

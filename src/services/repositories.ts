@@ -93,4 +93,12 @@ export interface AccountsRepository {
   remove(id: number): Promise<void>;
   recordBalance(accountId: number, day: string, usd: string, btc: string): Promise<void>;
   balanceHistory(accountId: number, fromDay: string, toDay: string): Promise<BalancePoint[]>;
+  /** Quote traded per pair by the orders placed on the account, by the time of their last fill. */
+  tradedVolume(accountId: number, from: Date | null, until: Date | null): Promise<PairVolume[]>;
+}
+
+export interface PairVolume {
+  pair: string;
+  /** In the pair's quote currency. */
+  total: string;
 }

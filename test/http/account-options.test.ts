@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, assertRecordInvalid, newUser, setPrices } from '../support/api.ts';
+import { assertError, assertRecordInvalid, newUser, postJson, setPrices } from '../support/api.ts';
 import type { Credentials } from '../support/signing.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -8,9 +8,9 @@ let t: TestApp;
 let user: Credentials;
 let accountId: number;
 before(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ PAPER_SLIPPAGE_BPS: '0' });
   const admin = await t.createKey({ user: 'operator', permissions: ['ADMIN'] });
-  await setPrices(t, admin, { USDT_ETH: '100' });
+  await setPrices(t, admin, { USDT_ETH: '100', USDT_BTC: '20000' });
   ({ credentials: user, accountId } = await newUser(t));
 });
 after(() => t.close());
@@ -64,5 +64,26 @@ describe('PUT /ver1/users/locale', () => {
     const users = (await t.request({ path: '/ext/users', credentials: admin })).body;
     assert.equal(users.filter((u: any) => u.locale === 'de').length, 1);
     assert.ok(users.every((u: any) => u.locale === 'de' || u.locale === 'en'));
+  });
+});
+
+describe('volume', () => {
+  it('sums what the account’s orders traded per UTC day, month and in all, valued in USD and BTC', async () => {
+    const { credentials, accountId: account } = await newUser(t);
+    const get = (path: string) => t.request({ path: `/ver1/accounts/${account}/volume/${path}`, credentials });
+    assert.deepEqual((await get('total')).body, { volume_btc: '0', volume_usd: '0' });
+    const trade = await postJson(t, '/ver1/trades', { account_id: account, pair: 'USDT_ETH', order: { type: 'market', side: 'buy' }, units: { value: '0.5' } }, credentials);
+    assert.equal(trade.status, 201, trade.text);
+    const today = new Date().toISOString().slice(0, 10);
+    assert.deepEqual((await get('total')).body, { volume_btc: '0.0025', volume_usd: '50' });
+    assert.deepEqual((await get(`daily?date=${today}`)).body, { utc_date: today, volume_btc: '0.0025', volume_usd: '50' });
+    assert.deepEqual((await get('daily?date=2001-02-03')).body, { utc_date: '2001-02-03', volume_btc: '0', volume_usd: '0' });
+    assert.deepEqual((await get(`monthly?month=${today.slice(0, 7)}`)).body, { utc_month: today.slice(0, 7), volume_btc: '0.0025', volume_usd: '50' });
+    assertRecordInvalid(await get('daily?date=2024-02-30'), { date: ['is invalid'] });
+    assertRecordInvalid(await get('monthly?month=2024-13'), { month: ['is invalid'] });
+    assertError(await t.request({ path: `/ver1/accounts/${account}/volume/total`, credentials: user }), 403, {
+      error: 'Forbidden',
+      error_description: 'Account not owned by current user.',
+    });
   });
 });
