@@ -44,6 +44,8 @@ export const ACCESS_TABLE = {
   'POST /ver1/accounts/types_to_connect': signed('NONE'),
   'GET /ver1/accounts/:account_id/leverage_data': signed('ACCOUNTS_READ'),
   'POST /ver1/accounts/:account_id/leverage_data': signed('ACCOUNTS_READ'),
+  'POST /ver1/accounts/:account_id/sell_all_to_btc': signed('ACCOUNTS_WRITE'),
+  'POST /ver1/accounts/:account_id/sell_all_to_usd': signed('ACCOUNTS_WRITE'),
   'GET /ver1/accounts/:account_id/volume/daily': signed('ACCOUNTS_READ'),
   'GET /ver1/accounts/:account_id/volume/monthly': signed('ACCOUNTS_READ'),
   'GET /ver1/accounts/:account_id/volume/total': signed('ACCOUNTS_READ'),

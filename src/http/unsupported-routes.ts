@@ -4,7 +4,6 @@
  * client then learns that its call is right and the server lacks it, not that it has a typo.
  */
 
-const PLANNED_ACCOUNTS = 'planned, with exchange accounts and market data';
 const PLANNED_DCA = 'planned, with DCA bots and deals';
 const NO_SHAPE = 'not planned: the reference documents no response for it, and an invented one would mislead clients';
 const DEPOSITS = 'not planned: deposits and withdrawals happen on the exchange itself, and paper accounts have no addresses or networks';
@@ -19,8 +18,6 @@ export const UNSUPPORTED_ROUTES: Record<string, string> = {
   'GET /ver1/grid_bots/ai_settings': REMOVED_AI,
   'PATCH /ver1/grid_bots/:id/ai': REMOVED_AI,
   'GET /ver1/accounts/summary': NO_SHAPE,
-  'POST /ver1/accounts/:id/sell_all_to_btc': PLANNED_ACCOUNTS,
-  'POST /ver1/accounts/:id/sell_all_to_usd': PLANNED_ACCOUNTS,
   'GET /ver1/accounts/:id/networks_info': DEPOSITS,
   'GET /ver1/accounts/:id/deposit_data': DEPOSITS,
   'POST /ver1/accounts/:id/convert_dust_to_bnb': 'not planned: a Binance-only call',

@@ -87,3 +87,37 @@ describe('volume', () => {
     });
   });
 });
+
+describe('sell_all_to_usd and sell_all_to_btc', () => {
+  const holdings = async (account: number) =>
+    Object.fromEntries((await (await t.core.paper.exchange(account)).balances()).map((b) => [b.currency, [b.free.toFixed(), b.locked.toFixed()]]));
+
+  it('needs confirm: true, then sells every free coin at market and answers the account', async () => {
+    const { credentials, accountId: account } = await newUser(t);
+    const sell = (target: string, body: unknown) => postJson(t, `/ver1/accounts/${account}/sell_all_to_${target}`, body, credentials);
+    assertRecordInvalid(await sell('usd', {}), { confirm: ['must be true: every free coin on the account is sold'] });
+    assertRecordInvalid(await sell('usd', { confirm: false }), { confirm: ['must be true: every free coin on the account is sold'] });
+    assert.deepEqual(await holdings(account), { USDT: ['10000', '0'], BTC: ['0.1', '0'], ETH: ['2', '0'] });
+    // A resting buy keeps what it holds.
+    const order = await postJson(t, '/ver1/trades', { account_id: account, pair: 'USDT_ETH', order: { type: 'limit', side: 'buy' }, units: { value: '1' }, price: { value: '90' } }, credentials);
+    assert.equal(order.status, 201, order.text);
+    const sold = await sell('usd', { confirm: true });
+    assert.equal(sold.status, 201, sold.text);
+    assert.equal(sold.body.id, account);
+    // 0.1 BTC at 20000 and 2 ETH at 100, less the 0.1 % fee on what each sale received.
+    assert.deepEqual(await holdings(account), { USDT: ['12107.8', '90'], BTC: ['0', '0'], ETH: ['0', '0'] });
+    const toBtc = await sell('btc', { confirm: 'True' });
+    assert.equal(toBtc.status, 201, toBtc.text);
+    const after = await holdings(account);
+    assert.deepEqual(after.USDT![1], '90');
+    assert.ok(Number(after.USDT![0]) < 122 && Number(after.BTC![0]) > 0.59, JSON.stringify(after));
+  });
+
+  it('refuses another user’s account', async () => {
+    const other = await newUser(t);
+    assertError(await postJson(t, `/ver1/accounts/${accountId}/sell_all_to_btc`, { confirm: true }, other.credentials), 403, {
+      error: 'Forbidden',
+      error_description: 'Account not owned by current user.',
+    });
+  });
+});

@@ -3,6 +3,8 @@ import type { AccountOverview, AccountOverviews } from '../../../services/accoun
 import type { AccountsService } from '../../../services/accounts.service.ts';
 import type { MarketsService } from '../../../services/markets.service.ts';
 import type { Account } from '../../../services/repositories.ts';
+import { sellAll } from '../../../services/sell-all.ts';
+import { errors } from '../../../shared/errors.ts';
 import { presentAccount, presentPieChart, presentTableData } from '../../presenters/account.presenter.ts';
 import { defineRoute } from '../../route.ts';
 import { Id, Page } from '../../schemas/common.ts';
@@ -117,6 +119,24 @@ export const accountRoutes = (deps: AccountRouteDeps) => {
       successStatus: 201,
       handler: async ({ input, caller }) => present(await deps.accounts.get(caller.userId, input.account_id), false),
     }),
+    ...(['btc', 'usd'] as const).map((target) =>
+      defineRoute({
+        method: 'POST',
+        url: `/ver1/accounts/:account_id/sell_all_to_${target}`,
+        summary: `Sell every free coin on the account for ${target.toUpperCase()} at market (confirm: true required)`,
+        tags: ['accounts'],
+        input: Type.Object({ account_id: Id, confirm: Type.Optional(Type.Boolean()) }),
+        successStatus: 201,
+        handler: async ({ input, caller }) => {
+          if (input.confirm !== true) throw errors.recordInvalid({ confirm: ['must be true: every free coin on the account is sold'] });
+          const account = await deps.accounts.get(caller.userId, input.account_id);
+          const outcomes = await sellAll(await deps.accounts.exchangeFor(account), target);
+          const refused = outcomes.flatMap((o) => ('refused' in o.result ? [`${o.currency}: ${o.result.refused}`] : []));
+          if (refused.length > 0) throw errors.unprocessable(`The exchange refused to sell ${refused.join('; ')}`);
+          return present(account, false);
+        },
+      }),
+    ),
     overviewRoute(deps, '/ver1/accounts/:account_id/account_table_data', 'Balances per currency with their value', presentTableData),
     overviewRoute(deps, '/ver1/accounts/:account_id/pie_chart_data', 'Share of each currency in the account value', presentPieChart),
     ...accountActivityRoutes(deps.accounts),
