@@ -8,7 +8,7 @@ let t: TestApp;
 let user: Credentials;
 let accountId: number;
 before(async () => {
-  t = await startTestApp({ PAPER_SLIPPAGE_BPS: '0' });
+  t = await startTestApp({ PAPER_SLIPPAGE_BPS: '0' }, { unreachableExchanges: true });
   const admin = await t.createKey({ user: 'operator', permissions: ['ADMIN'] });
   await setPrices(t, admin, { USDT_ETH: '100', USDT_BTC: '20000' });
   ({ credentials: user, accountId } = await newUser(t));
