@@ -87,6 +87,7 @@ export const ACCESS_TABLE = {
   'PATCH /ver1/deals/:deal_id/update_deal': signed('BOTS_WRITE'),
   'POST /ver1/deals/:deal_id/update_tp': signed('BOTS_WRITE'),
   'POST /ver1/deals/:deal_id/panic_sell': signed('BOTS_WRITE'),
+  'POST /ver1/deals/:deal_id/convert_to_smart_trade': signed('SMART_TRADES_WRITE'),
   'POST /ver1/deals/:deal_id/panic_sell_step': signed('BOTS_WRITE'),
   'POST /ver1/deals/:deal_id/cancel': signed('BOTS_WRITE'),
   'GET /ver1/deals/:deal_id/market_orders': signed('BOTS_READ'),

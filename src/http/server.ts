@@ -101,7 +101,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...marketDataRoutes(deps.markets),
     ...accountRoutes(deps),
     ...botRoutes({ bots: deps.dcaBots, deals: deps.deals, botStats: deps.botStats }),
-    ...dealRoutes({ deals: deps.deals, accounts: deps.accounts, markets: deps.markets }),
+    ...dealRoutes({ deals: deps.deals, accounts: deps.accounts, markets: deps.markets, bots: deps.dcaBots, smartTrades: deps.smartTrades }),
     ...gridBotRoutes(deps.gridBots),
     ...smartTradeRoutes(deps.smartTrades),
     ...tradeRoutes(deps.trades),

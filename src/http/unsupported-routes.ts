@@ -4,7 +4,6 @@
  * client then learns that its call is right and the server lacks it, not that it has a typo.
  */
 
-const PLANNED_DCA = 'planned, with DCA bots and deals';
 const NO_SHAPE = 'not planned: the reference documents no response for it, and an invented one would mislead clients';
 const DEPOSITS = 'not planned: deposits and withdrawals happen on the exchange itself, and paper accounts have no addresses or networks';
 const REMOVED_AI = 'not planned: removed from the reference on 2023-12-29';
@@ -29,7 +28,6 @@ export const UNSUPPORTED_ROUTES: Record<string, string> = {
   'PUT /ver1/loose_accounts/:account_id': LOOSE,
   'GET /ver1/bots/account_trade_info': NO_SHAPE,
   'GET /ver1/bots/account_trade_info_smart_sell': NO_SHAPE,
-  'POST /ver1/deals/:deal_id/convert_to_smart_trade': PLANNED_DCA,
   'GET /ver1/marketplace/presets': MARKETPLACE,
   'GET /ver1/marketplace/items': MARKETPLACE,
   'GET /ver1/marketplace/:item_id/signals': MARKETPLACE,

@@ -195,6 +195,30 @@ describe('deal actions', () => {
     await ticks(bench, [{ pair: 'USDT_ETH', price: '100' }]);
   });
 
+  it('converts a deal into a SmartTrade with its take profit and stop loss; the deal ends', async () => {
+    const { bot, deal } = await manualDeal({ stop_loss_percentage: '10' });
+    assert.equal(deal.smart_trade_convertable, true);
+    const converted = await api(bench, 'POST', `/ver1/deals/${deal.id}/convert_to_smart_trade`, { stop_bot: true });
+    assert.equal(converted.status, 201, converted.text);
+    const trade = converted.body;
+    assert.deepEqual([trade.pair, trade.position.type, trade.position.units.value, trade.position.price.value], ['USDT_ETH', 'buy', '0.999', '100']);
+    assert.deepEqual(trade.take_profit.steps.map((s: any) => [s.price.value, s.volume]), [['102.21', '100']]);
+    assert.equal(trade.stop_loss.conditional.price.value, '90');
+    assert.equal(trade.note, `Converted from deal #${deal.id}`);
+    const ended = (await api(bench, 'GET', `/ver1/deals/${deal.id}/show`)).body;
+    assert.deepEqual([ended.status, ended.smart_trade_convertable], ['cancelled', false]);
+    assert.ok(ended.bot_events.some((e: any) => e.message.startsWith('Converting the deal into a SmartTrade')));
+    assert.equal((await api(bench, 'GET', `/ver1/bots/${bot.id}/show`)).body.is_enabled, false);
+    await ticks(bench, [{ pair: 'USDT_ETH', price: '102.3' }]);
+    const after = await api(bench, 'GET', `/v2/smart_trades/${trade.id}`);
+    assert.equal(after.body.status.type, 'finished', JSON.stringify(after.body.status));
+    await ticks(bench, [{ pair: 'USDT_ETH', price: '100' }]);
+    assertError(await api(bench, 'POST', `/ver1/deals/${deal.id}/convert_to_smart_trade`, {}), 403, {
+      error: 'Forbidden',
+      error_description: 'Only an active long deal that has bought and is not closing can be converted',
+    });
+  });
+
   it('answers 404 for another user’s deal and for unknown ones', async () => {
     const { deal } = await manualDeal();
     assertError(await api(bench, 'GET', '/ver1/deals/555555/market_orders'), 404, { error: 'not_found', error_description: 'Not Found' });

@@ -1,8 +1,9 @@
 /**
  * What a user can do to a running deal (api-reference §14): cancel it (its orders go, the coins
- * stay), close it at market, close one take-profit step at market, add funds with a manual safety
- * order, edit its settings, change its safety-order count, and cancel a manual safety order. Each
- * is checked against the deal's transitions table first.
+ * stay), end it that way to convert it into a SmartTrade, close it at market, close one
+ * take-profit step at market, add funds with a manual safety order, edit its settings, change its
+ * safety-order count, and cancel a manual safety order. Each is checked against the deal's
+ * transitions table first.
  */
 import type { StepContext } from '../automation.ts';
 import { dec, type Decimal } from '../../shared/decimal.ts';
@@ -16,6 +17,8 @@ import { idleTakeProfitSteps } from './take-profit.ts';
 
 export type DealAction =
   | { type: 'cancel' }
+  /** Ends the deal like cancel, its position going on in a SmartTrade. */
+  | { type: 'convert' }
   | { type: 'panic_sell' }
   | { type: 'panic_sell_step'; stepIndex: number }
   /** `price` null: a market order. */
@@ -53,6 +56,10 @@ export function applyDealAction(deal: Deal, action: DealAction, context: StepCon
   switch (action.type) {
     case 'cancel':
       cancelWorking(deal, out);
+      return finishDeal(deal, 'cancelled', context, out);
+    case 'convert':
+      cancelWorking(deal, out);
+      out.dealLog(deal, 'Converting the deal into a SmartTrade: its coins stay on the account for it');
       return finishDeal(deal, 'cancelled', context, out);
     case 'panic_sell':
       if (dec(deal.entryAmount).isZero()) {

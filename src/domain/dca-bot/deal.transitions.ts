@@ -13,6 +13,7 @@ export const DEAL_INPUTS = [
   'tick',
   'timer',
   'cancel',
+  'convert',
   'panic_sell',
   'panic_sell_step',
   'add_funds',
@@ -27,7 +28,7 @@ const EDITS: DealInput[] = ['update_deal', 'update_max_safety_orders'];
 
 export const DEAL_TRANSITIONS: Readonly<Record<DealStatus, readonly DealInput[]>> = {
   base_order_placed: [...EVENTS, 'cancel', 'panic_sell', ...EDITS],
-  bought: [...EVENTS, 'cancel', 'panic_sell', 'panic_sell_step', 'add_funds', ...EDITS, 'cancel_order'],
+  bought: [...EVENTS, 'cancel', 'convert', 'panic_sell', 'panic_sell_step', 'add_funds', ...EDITS, 'cancel_order'],
   ttp_activated: [...EVENTS, 'cancel', 'panic_sell', 'add_funds', ...EDITS, 'cancel_order'],
   ttp_order_placed: EVENTS,
   stop_loss_pending: EVENTS,

@@ -10,6 +10,7 @@ import { fundsLocked, profitPercentage, unrealisedProfit } from '../../domain/dc
 import type { TradingRules } from '../../domain/market/trading-rules.ts';
 import type { EngineOrder } from '../../engine/automation-kind.ts';
 import { dec, type Decimal, ZERO } from '../../shared/decimal.ts';
+import { isConvertible } from '../../services/deal-conversion.ts';
 import type { DealView } from '../../services/deals.service.ts';
 
 const text = (value: Decimal | string | null, places = 8) => (value === null ? null : dec(value).toDecimalPlaces(places).toFixed());
@@ -138,7 +139,7 @@ export function presentDeal(view: DealView, accountName: string, events?: Array<
     safety_strategy_list: [],
     note: deal.note === '' ? null : deal.note,
     add_fundable: active && (status === 'bought' || status === 'ttp_activated'),
-    smart_trade_convertable: false,
+    smart_trade_convertable: isConvertible(deal),
     bot_name: view.botName,
     account_name: accountName,
     market_type: 'spot',

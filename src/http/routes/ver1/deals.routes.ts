@@ -3,22 +3,19 @@ import Type from 'typebox';
 import { type BotParams, dealSettingsFrom, paramsOf } from '../../../domain/dca-bot/bot-params.ts';
 import type { DealAction } from '../../../domain/dca-bot/deal-actions.ts';
 import type { DealSettings } from '../../../domain/dca-bot/dca-settings.ts';
-import type { AccountsService } from '../../../services/accounts.service.ts';
-import type { DealsService, DealView } from '../../../services/deals.service.ts';
-import { type MarketsService, PAPER_MARKET_CODE } from '../../../services/markets.service.ts';
+import { type ConversionDeps, convertDealToSmartTrade } from '../../../services/deal-conversion.ts';
+import type { DealView } from '../../../services/deals.service.ts';
+import { PAPER_MARKET_CODE } from '../../../services/markets.service.ts';
 import { dec, ZERO } from '../../../shared/decimal.ts';
 import { errors, FieldErrorCollector } from '../../../shared/errors.ts';
 import { presentAddFundsData, presentDeal, presentMarketOrder } from '../../presenters/deal.presenter.ts';
+import { presentSmartTrade } from '../../presenters/smart-trade.presenter.ts';
 import { defineRoute } from '../../route.ts';
 import { Id, Offset, oneOf } from '../../schemas/common.ts';
 import { Instant, optionalInstant } from '../../schemas/instant.ts';
 import { DEAL_SETTING_FIELDS, DecimalText, jsonLists } from '../../schemas/dca-bot.ts';
 
-export interface DealRouteDeps {
-  deals: DealsService;
-  accounts: AccountsService;
-  markets: MarketsService;
-}
+export type DealRouteDeps = ConversionDeps;
 
 const DealId = Type.Object({ deal_id: Id });
 
@@ -156,6 +153,15 @@ export const dealRoutes = (deps: DealRouteDeps) => {
       }),
     ),
     action('/ver1/deals/:deal_id/panic_sell', 'Close the deal at market', DealId, () => ({ type: 'panic_sell' })),
+    defineRoute({
+      method: 'POST',
+      url: '/ver1/deals/:deal_id/convert_to_smart_trade',
+      summary: "Go on with the deal's position as a SmartTrade with its take profit and stop loss; the deal ends",
+      tags: ['deals'],
+      input: Type.Object({ deal_id: Id, stop_bot: Type.Optional(Type.Boolean()) }),
+      successStatus: 201,
+      handler: async ({ input, caller }) => presentSmartTrade(await convertDealToSmartTrade(deps, caller.userId, input.deal_id, input.stop_bot === true)),
+    }),
     action('/ver1/deals/:deal_id/cancel', 'Cancel the deal; bought coins stay', DealId, () => ({ type: 'cancel' })),
     action(
       '/ver1/deals/:deal_id/panic_sell_step',
