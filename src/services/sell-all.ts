@@ -2,9 +2,9 @@
  * Sell all to BTC or to USD (api-reference §12): every free balance other than the target goes to
  * it at market through the account's exchange port: sold on a TARGET_COIN pair, or spent buying
  * the target on a COIN_TARGET pair (USDT buying BTC). Only free balances move: what open orders
- * hold stays. A coin with no such pair, or too little of it for the market's minimums, stays as
- * it is. A market buy spends at most 99 % of the free coin, leaving room for the fee and the move
- * of the price between quote and fill.
+ * hold stays. A coin with no such pair, no price on it, or too little of it for the market's
+ * minimums stays as it is. A market buy spends at most 99 % of the free coin, leaving room for
+ * the fee and the move of the price between quote and fill.
  */
 import { randomBytes } from 'node:crypto';
 import type { Balance, Exchange, Market, OrderRequest } from '../exchanges/exchange.ts';
@@ -18,7 +18,7 @@ export type SellAllTarget = 'btc' | 'usd';
 export interface SellAllOutcome {
   currency: string;
   /** The order placed, or why none was. */
-  result: { placed: OrderRequest } | { skipped: 'no_pair' | 'below_minimum' } | { refused: string };
+  result: { placed: OrderRequest } | { skipped: 'no_pair' | 'no_price' | 'below_minimum' } | { refused: string };
 }
 
 const BUY_SHARE = dec('0.99');
@@ -41,10 +41,13 @@ async function convert(exchange: Exchange, balance: Balance, targets: string[], 
   const buyOn = targets.map((t) => markets.get(`${balance.currency}_${t}`)).find((m) => m !== undefined);
   const market = sellOn ?? buyOn;
   if (!market) return { skipped: 'no_pair' };
-  const ticker = await exchange.ticker(market.pair);
+  const ticker = await exchange.ticker(market.pair).catch((error: unknown) => {
+    if (error instanceof ExchangeError) return undefined;
+    throw error;
+  });
   const side = sellOn ? 'sell' : 'buy';
-  const price = side === 'sell' ? ticker.bid : ticker.ask;
-  if (price.lte(0)) return { skipped: 'no_pair' };
+  const price = side === 'sell' ? ticker?.bid : ticker?.ask;
+  if (!price?.gt(0)) return { skipped: 'no_price' };
   const amount = floorTo(side === 'sell' ? balance.free : balance.free.times(BUY_SHARE).div(price), market.rules.lotStep);
   if (ruleViolations(market.rules, { side, type: 'market', amount, price }).some((v) => v === 'lot_size' || v === 'min_total')) {
     return { skipped: 'below_minimum' };

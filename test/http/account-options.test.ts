@@ -113,6 +113,16 @@ describe('sell_all_to_usd and sell_all_to_btc', () => {
     assert.ok(Number(after.USDT![0]) < 122 && Number(after.BTC![0]) > 0.59, JSON.stringify(after));
   });
 
+  it('leaves a coin whose pair has no price yet', async () => {
+    const { credentials, accountId: account } = await newUser(t);
+    // BTC_ETH trades on the paper market but has had no price in this test.
+    const sold = await postJson(t, `/ver1/accounts/${account}/sell_all_to_btc`, { confirm: true }, credentials);
+    assert.equal(sold.status, 201, sold.text);
+    const after = await holdings(account);
+    assert.deepEqual(after.ETH, ['2', '0']);
+    assert.ok(Number(after.BTC![0]) > 0.1, JSON.stringify(after));
+  });
+
   it('refuses another user’s account', async () => {
     const other = await newUser(t);
     assertError(await postJson(t, `/ver1/accounts/${accountId}/sell_all_to_btc`, { confirm: true }, other.credentials), 403, {
