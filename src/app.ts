@@ -30,9 +30,10 @@ import { DcaBotsService } from './services/dca-bots.service.ts';
 import { DealsService, exchangePrices } from './services/deals.service.ts';
 import { SqlDcaRepository, writeDcaRecords } from './store/dca.repository.ts';
 import { MarketsService, PAPER_MARKET_CODE } from './services/markets.service.ts';
-import type { Account } from './services/repositories.ts';
+import type { Account, TradedVolumes } from './services/repositories.ts';
 import { dec, ZERO } from './shared/decimal.ts';
 import { SqlAccountsRepository } from './store/accounts.repository.ts';
+import { SqlTradedVolumes } from './store/traded-volumes.repository.ts';
 import { SqlApiKeysRepository } from './store/api-keys.repository.ts';
 import { SqlUsersRepository } from './store/users.repository.ts';
 import type { Database } from './store/database.ts';
@@ -52,6 +53,7 @@ export interface Core {
   markets: MarketsService;
   accounts: AccountsService;
   overviews: AccountOverviews;
+  tradedVolumes: TradedVolumes;
   dcaBots: DcaBotsService;
   deals: DealsService;
   botStats: BotStatsService;
@@ -127,6 +129,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       markets,
       accounts,
       overviews: new AccountOverviews(accounts, markets, options.now ?? (() => new Date())),
+      tradedVolumes: new SqlTradedVolumes(db),
       dcaBots,
       deals,
       botStats,
@@ -174,6 +177,7 @@ export async function buildApp(core: Core, now: () => Date = () => new Date()): 
     markets: core.markets,
     accounts: core.accounts,
     overviews: core.overviews,
+    tradedVolumes: core.tradedVolumes,
     dcaBots: core.dcaBots,
     deals: core.deals,
     botStats: core.botStats,

@@ -13,6 +13,7 @@ import { parseQuery } from './request-input.ts';
 import { registerRoutes } from './route.ts';
 import type { PaperTrading } from '../engine/paper-trading.ts';
 import type { AccountOverviews } from '../services/account-overview.ts';
+import type { TradedVolumes } from '../services/repositories.ts';
 import type { AccountsService } from '../services/accounts.service.ts';
 import type { MarketsService } from '../services/markets.service.ts';
 import type { BotStatsService } from '../services/bot-stats.service.ts';
@@ -42,6 +43,7 @@ export interface HttpDeps {
   markets: MarketsService;
   accounts: AccountsService;
   overviews: AccountOverviews;
+  tradedVolumes: TradedVolumes;
   dcaBots: DcaBotsService;
   deals: DealsService;
   botStats: BotStatsService;

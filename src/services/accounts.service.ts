@@ -7,12 +7,9 @@ import { hashApiKey } from '../auth/key-material.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { ExchangeConnector, ExchangeCredentials } from '../exchanges/exchange-connector.ts';
 import { type Balance, type Exchange, ExchangeError, type ExchangeOrder } from '../exchanges/exchange.ts';
-import { parsePair } from '../domain/market/pair.ts';
-import { dec, type Decimal, ZERO } from '../shared/decimal.ts';
 import { ApiError, errors, FieldErrorCollector } from '../shared/errors.ts';
 import { exchangeApiError, type MarketsService, PAPER_MARKET_CODE } from './markets.service.ts';
 import type { Account, AccountChanges, AccountsRepository, UserMode } from './repositories.ts';
-import { sum, usdPrice } from './valuation.ts';
 
 /** What the accounts service needs of the running paper exchange. */
 export interface PaperAccounts {
@@ -182,19 +179,6 @@ export class AccountsService {
 
   async balanceHistory(accountId: number, fromDay: string, toDay: string) {
     return this.accounts.balanceHistory(accountId, fromDay, toDay);
-  }
-
-  /**
-   * What the account's orders traded from `from` until before `until`, valued in USD and BTC at
-   * current prices; a quote currency without a price counts as nothing, as in the account's value.
-   */
-  async tradedVolume(account: Account, from: Date | null, until: Date | null): Promise<{ usd: Decimal; btc: Decimal }> {
-    const rows = await this.accounts.tradedVolume(account.id, from, until);
-    const quotes = rows.map((row) => parsePair(row.pair)?.quote ?? '');
-    const { lookup } = await this.markets.valuationPrices(account.marketCode, quotes);
-    const usd = sum(rows.map((row, i) => dec(row.total).times(usdPrice(quotes[i]!, lookup) ?? ZERO)));
-    const btcUsd = usdPrice('BTC', lookup);
-    return { usd, btc: btcUsd ? usd.div(btcUsd) : ZERO };
   }
 
   private credentialsFor(marketCode: string, input: ExchangeCredentials): ExchangeCredentials {

@@ -93,8 +93,12 @@ export interface AccountsRepository {
   remove(id: number): Promise<void>;
   recordBalance(accountId: number, day: string, usd: string, btc: string): Promise<void>;
   balanceHistory(accountId: number, fromDay: string, toDay: string): Promise<BalancePoint[]>;
-  /** Quote traded per pair by the orders placed on the account, by the time of their last fill. */
-  tradedVolume(accountId: number, from: Date | null, until: Date | null): Promise<PairVolume[]>;
+}
+
+/** What the orders placed on an account traded. */
+export interface TradedVolumes {
+  /** Quote traded per pair, each order counted at the time of its last fill, from `from` until before `until`. */
+  perPair(accountId: number, from: Date | null, until: Date | null): Promise<PairVolume[]>;
 }
 
 export interface PairVolume {

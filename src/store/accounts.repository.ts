@@ -4,7 +4,6 @@ import type {
   AccountsRepository,
   BalancePoint,
   NewAccount,
-  PairVolume,
 } from '../services/repositories.ts';
 import type { Sql } from './database.ts';
 
@@ -103,15 +102,6 @@ export class SqlAccountsRepository implements AccountsRepository {
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, usd::text AS usd, btc::text AS btc
        FROM account_balance_history WHERE account_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day`,
       [accountId, fromDay, toDay],
-    );
-  }
-
-  async tradedVolume(accountId: number, from: Date | null, until: Date | null): Promise<PairVolume[]> {
-    return this.sql.query<PairVolume>(
-      `SELECT pair, SUM(filled_total)::text AS total FROM engine_orders
-       WHERE account_id = $1 AND filled > 0 AND ($2::timestamptz IS NULL OR updated_at >= $2) AND ($3::timestamptz IS NULL OR updated_at < $3)
-       GROUP BY pair ORDER BY pair`,
-      [accountId, from, until],
     );
   }
 }

@@ -4,6 +4,9 @@
  */
 import Type from 'typebox';
 import type { AccountsService } from '../../../services/accounts.service.ts';
+import { tradedVolume } from '../../../services/account-volume.ts';
+import type { MarketsService } from '../../../services/markets.service.ts';
+import type { TradedVolumes } from '../../../services/repositories.ts';
 import type { Decimal } from '../../../shared/decimal.ts';
 import { errors } from '../../../shared/errors.ts';
 import { defineRoute } from '../../route.ts';
@@ -17,9 +20,16 @@ const figures = (volume: { usd: Decimal; btc: Decimal }) => ({
   volume_usd: volume.usd.toDecimalPlaces(2).toFixed(),
 });
 
-export const accountVolumeRoutes = (accounts: AccountsService, now: () => Date) => {
+export interface AccountVolumeDeps {
+  accounts: AccountsService;
+  markets: MarketsService;
+  tradedVolumes: TradedVolumes;
+  now: () => Date;
+}
+
+export const accountVolumeRoutes = ({ accounts, markets, tradedVolumes, now }: AccountVolumeDeps) => {
   const volume = async (userId: number, accountId: number, from: Date | null, until: Date | null) =>
-    figures(await accounts.tradedVolume(await accounts.get(userId, accountId), from, until));
+    figures(await tradedVolume(tradedVolumes, markets, await accounts.get(userId, accountId), from, until));
   return [
     defineRoute({
       method: 'GET',

@@ -10,7 +10,7 @@ import { defineRoute } from '../../route.ts';
 import { Id, Page } from '../../schemas/common.ts';
 import { accountActivityRoutes } from './account-activity.routes.ts';
 import { accountOptionRoutes } from './account-options.routes.ts';
-import { accountVolumeRoutes } from './account-volume.routes.ts';
+import { type AccountVolumeDeps, accountVolumeRoutes } from './account-volume.routes.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Credential = Type.Optional(Type.String({ maxLength: 4096 }));
@@ -23,11 +23,10 @@ const Credentials = {
 };
 const AccountId = Type.Object({ account_id: Id });
 
-export interface AccountRouteDeps {
+export interface AccountRouteDeps extends AccountVolumeDeps {
   accounts: AccountsService;
   markets: MarketsService;
   overviews: AccountOverviews;
-  now: () => Date;
 }
 
 export const accountRoutes = (deps: AccountRouteDeps) => {
@@ -141,7 +140,7 @@ export const accountRoutes = (deps: AccountRouteDeps) => {
     overviewRoute(deps, '/ver1/accounts/:account_id/pie_chart_data', 'Share of each currency in the account value', presentPieChart),
     ...accountActivityRoutes(deps.accounts),
     ...accountOptionRoutes(deps.accounts, deps.markets),
-    ...accountVolumeRoutes(deps.accounts, deps.now),
+    ...accountVolumeRoutes(deps),
   ];
 };
 
