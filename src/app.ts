@@ -103,6 +103,12 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       clock: options.now ?? (() => new Date()),
       logger,
       kinds: AUTOMATION_KINDS,
+      // The engine stopped rather than run ahead of its storage: a supervisor restarts the
+      // server, which reloads everything from the database.
+      onStorageLost: (error) => {
+        logger.fatal({ err: error }, 'storage lost; exiting');
+        process.exit(75);
+      },
     });
     engine.registerRecordWriter(gridBotKind.name, writeGridProfits);
     const gridBotsRepository = new SqlGridBotsRepository(db);

@@ -17,6 +17,8 @@ export interface AutomationKind<State, Action = never, Record = never> {
   isRunning(state: State): boolean;
   /** The pairs whose prices and rules the automation uses; defaults to the pairs it watches. */
   pairs?(state: State): string[];
+  /** The state stopped for good with the reason shown, for an automation whose changes storage refused. */
+  quarantine?(state: State, reason: string): State;
   toJson(state: State): unknown;
   fromJson(json: unknown): State;
 }

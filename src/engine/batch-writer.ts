@@ -6,6 +6,7 @@
 import type { CancelOrder, PlaceOrder, StepResult } from '../domain/automation.ts';
 import type { OrderRequest } from '../exchanges/exchange.ts';
 import type { EngineOrder, LiveAutomation } from './automation-kind.ts';
+import type { BatchStore } from './batch-store.ts';
 import type { EngineBatch, EngineStore } from './engine-store.ts';
 import { isFinal, type OrderJournal } from './order-journal.ts';
 import type { Timers } from './timers.ts';
@@ -26,14 +27,19 @@ const ID_LOW_WATER = 256;
 
 export class BatchWriter {
   private dirty = new Map<number, LiveAutomation>();
+  /** The automations of the batch last stored, for the quarantine of those storage refused. */
+  private flushed = new Map<number, LiveAutomation>();
   private events: EngineBatch['events'] = [];
   private records = new Map<number, { kind: string; records: unknown[] }>();
   private orders = new Set<EngineOrder>();
+  /** Orders journaled in this batch: never sent if their automation's part is refused. */
+  private placed: EngineOrder[] = [];
   private ids: number[] = [];
   private nextIndex = 0;
 
   constructor(
     private readonly store: EngineStore,
+    private readonly batches: BatchStore,
     private readonly journalOf: OrderJournal,
     private readonly timers: Timers,
   ) {}
@@ -65,6 +71,11 @@ export class BatchWriter {
     }
   }
 
+  /** The automation as this batch changed it, if it did. */
+  changed(id: number): LiveAutomation | undefined {
+    return this.dirty.get(id) ?? this.flushed.get(id);
+  }
+
   noteOrder(entry: EngineOrder): void {
     this.orders.add(entry);
   }
@@ -87,12 +98,17 @@ export class BatchWriter {
       const entry = newEntry(this.nextId(), live, command, now);
       this.journalOf.add(entry);
       this.orders.add(entry);
+      this.placed.push(entry);
       sends.push({ type: 'place', entry, request: requestOf(entry) });
     }
     return sends;
   }
 
-  async flush(): Promise<void> {
+  /**
+   * Stores the batch and answers the automations whose part storage refused, with the reason;
+   * their orders of this batch leave the journal unsent.
+   */
+  async flush(): Promise<Map<number, unknown>> {
     const batch: EngineBatch = {
       automations: [...this.dirty.values()].map(({ automation, kind }) => ({
         id: automation.id,
@@ -104,12 +120,22 @@ export class BatchWriter {
       orders: [...this.orders],
       records: [...this.records].map(([automationId, { kind, records }]) => ({ kind, automationId, records })),
     };
+    this.flushed = this.dirty;
     this.dirty = new Map();
     this.events = [];
     this.records = new Map();
     this.orders = new Set();
-    await this.store.save(batch);
+    const placed = this.placed;
+    this.placed = [];
+    const refused = await this.batches.save(batch);
     for (const order of batch.orders) if (isFinal(order)) this.journalOf.forget(order);
+    for (const order of placed) if (refused.has(order.automationId)) this.journalOf.forget(order);
+    return refused;
+  }
+
+  /** Stores a batch of the engine's own (a quarantine), retrying while storage is unreachable. */
+  storeAlone(batch: EngineBatch): Promise<void> {
+    return this.batches.retrying(batch);
   }
 }
 

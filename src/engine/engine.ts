@@ -9,10 +9,17 @@
  *   always journaled before it exists, and a replayed command reuses its client order id.
  * - On start, every journaled order still pending or open is looked up on its exchange: fills the
  *   automation missed are delivered, orders never sent are sent, cancellations are repeated.
+ * - An automation whose part of a batch storage refuses is quarantined: stopped at its last stored
+ *   state with the reason in its entity and its log; the rest of the batch is stored and sent.
+ * - While storage is unreachable the engine takes no new batch (inputs queue, up to a bound) and
+ *   retries; if storage does not come back, `onStorageLost` ends the process (memory is never
+ *   ahead of the database for long: a restart reloads from it).
  */
 import type { Command, EngineInput, StepContext } from '../domain/automation.ts';
 import type { Exchange, Ticker } from '../exchanges/exchange.ts';
 import type { AnyAutomationKind, Automation, AutomationKind, EngineOrder, LiveAutomation, StoredEvent } from './automation-kind.ts';
+import { StorageUnavailableError } from '../shared/errors.ts';
+import { BatchStore, STORE_RETRY_DELAYS_MS, StorageLostError } from './batch-store.ts';
 import { BatchWriter, type PendingCommand } from './batch-writer.ts';
 import type { AutomationFilter, EngineStore, RecordWriter, StoredAutomation } from './engine-store.ts';
 import { MarketSources } from './market-sources.ts';
@@ -34,6 +41,10 @@ export interface EnginePorts {
   clock: () => Date;
   logger: EngineLogger;
   kinds: readonly AnyAutomationKind[];
+  /** Pauses between attempts to store a batch while storage is unreachable. */
+  storeRetryDelaysMs?: readonly number[];
+  /** Storage did not come back: the engine stopped; the process should exit non-zero. */
+  onStorageLost?: (error: Error) => void;
 }
 
 type InboxItem =
@@ -50,6 +61,8 @@ interface StoredState {
 }
 
 const TIMER_CHECK_MS = 1000;
+/** Inputs kept while a batch waits for storage; beyond it the engine gives up rather than grow. */
+const MAX_WAITING_INPUTS = 100_000;
 
 export class Engine {
   private readonly running = new Map<number, Live>();
@@ -66,6 +79,8 @@ export class Engine {
   private queue: Promise<unknown> = Promise.resolve();
   private drainScheduled = false;
   private timerCheck: NodeJS.Timeout | undefined;
+  private waitingForStorage = false;
+  private storageLost: StorageLostError | undefined;
 
   constructor(private readonly ports: EnginePorts) {
     for (const kind of ports.kinds) this.kinds.set(kind.name, kind);
@@ -73,7 +88,11 @@ export class Engine {
       onTicker: (source, ticker) => this.enqueue({ type: 'tick', source, ticker }),
       onOrderUpdate: (accountId, update) => this.enqueue({ type: 'order', accountId, update }),
     });
-    this.writer = new BatchWriter(ports.store, this.journal, this.timers);
+    const batches = new BatchStore(ports.store, ports.storeRetryDelaysMs ?? STORE_RETRY_DELAYS_MS, (error, attempt) => {
+      this.waitingForStorage = true;
+      ports.logger.warn({ err: error, attempt }, 'storage unavailable; the engine waits and stores the batch again');
+    });
+    this.writer = new BatchWriter(ports.store, batches, this.journal, this.timers);
     this.executor = new OrderExecutor(this.sources, this.journal, ports, (item) => this.enqueue(item));
   }
 
@@ -136,8 +155,9 @@ export class Engine {
       await this.writer.reserveIds();
       const batch: PendingCommand[] = [];
       const result = this.step(live, action as EngineInput, this.ports.clock(), batch, true);
-      await this.commit(batch);
+      const refused = (await this.commit(batch)).get(id);
       await this.drain();
+      if (refused !== undefined) throw refused;
       return { ...live.automation, state: result.state } as Automation<S>;
     });
   }
@@ -177,7 +197,12 @@ export class Engine {
   }
 
   private enqueue(item: InboxItem): void {
+    if (this.storageLost) return;
     this.inbox.push(item);
+    if (this.waitingForStorage && this.inbox.length > MAX_WAITING_INPUTS) {
+      this.loseStorage(new StorageLostError('Too many inputs queued while storage was unreachable'));
+      return;
+    }
     if (this.drainScheduled) return;
     this.drainScheduled = true;
     void this.run(() => this.drain()).catch((error: unknown) =>
@@ -270,13 +295,65 @@ export class Engine {
   }
 
   /** Stores the batch, then sends its orders; automations that stopped leave memory. */
-  private async commit(batch: PendingCommand[]): Promise<void> {
+  private async commit(batch: PendingCommand[]): Promise<ReadonlyMap<number, unknown>> {
     await this.writer.reserveIds(batch.filter((pending) => pending.command.type === 'place_order').length);
     const sends = this.writer.journal(batch, this.ports.clock());
-    await this.writer.flush();
+    let refused;
+    try {
+      refused = await this.writer.flush();
+    } catch (error) {
+      if (error instanceof StorageLostError) this.loseStorage(error);
+      throw error;
+    }
+    this.waitingForStorage = false;
+    for (const [id, reason] of refused) await this.quarantine(id, reason);
     for (const id of this.stopped) this.running.delete(id);
     this.stopped.clear();
-    await this.executor.execute(sends, this.ports.clock());
+    await this.executor.execute(
+      sends.filter((send) => !refused.has(send.entry.automationId)),
+      this.ports.clock(),
+    );
+    return refused;
+  }
+
+  /**
+   * Stops an automation whose changes storage refused, at its last stored state: its kind marks it
+   * stopped with the reason, and its log says why. Its earlier orders stay journaled, so their
+   * fills are still recorded.
+   */
+  private async quarantine(id: number, reason: unknown): Promise<void> {
+    const live = this.running.get(id) ?? this.writer.changed(id);
+    this.untrack(id);
+    this.stopped.delete(id);
+    if (!live) return;
+    const { kind, automation } = live;
+    const at = this.ports.clock();
+    const message = `Stopped: its changes could not be stored (${reason instanceof Error ? reason.message : 'refused'})`;
+    this.ports.logger.error({ err: reason, automationId: id }, 'automation quarantined');
+    const stored = await this.ports.store.get(kind.name, id);
+    const last = stored ? kind.fromJson((stored.state as StoredState).v) : automation.state;
+    automation.state = kind.quarantine ? kind.quarantine(last, message) : last;
+    automation.updatedAt = at;
+    try {
+      await this.writer.storeAlone({
+        automations: [{ id, running: false, state: { v: kind.toJson(automation.state) } satisfies StoredState, updatedAt: at }],
+        events: [{ automationId: id, message, at }],
+        orders: [],
+        records: [],
+      });
+    } catch (error) {
+      if (error instanceof StorageLostError) this.loseStorage(error);
+      else this.ports.logger.error({ err: error, automationId: id }, 'the quarantine of an automation could not be stored');
+      throw error;
+    }
+  }
+
+  private loseStorage(error: StorageLostError): void {
+    if (this.storageLost) return;
+    this.storageLost = error;
+    this.inbox = [];
+    this.ports.logger.error({ err: error }, 'storage lost; the engine stopped');
+    this.ports.onStorageLost?.(error);
   }
 
   private context(live: Live, now: Date): StepContext {
@@ -336,7 +413,10 @@ export class Engine {
   }
 
   private run<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(work);
+    const result = this.queue.then(() => {
+      if (this.storageLost) throw new StorageUnavailableError('The engine stopped: storage was lost', { cause: this.storageLost });
+      return work();
+    });
     this.queue = result.catch(() => undefined);
     return result;
   }

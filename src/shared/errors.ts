@@ -43,6 +43,11 @@ export class ApiError extends Error {
   }
 }
 
+/** Storage cannot be reached (a lost connection that did not come back); the request may be retried. */
+export class StorageUnavailableError extends Error {
+  override readonly name = 'StorageUnavailableError';
+}
+
 export const errors = {
   /** The reference's codes and descriptions, followed by which part failed. */
   apiKeyInvalid: (detail: string) =>

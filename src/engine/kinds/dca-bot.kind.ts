@@ -13,6 +13,8 @@ export const dcaBotKind: AutomationKind<DcaBotState, DcaBotAction, DcaRecord> = 
   step: stepBot,
   watches: botWatches,
   isRunning: isBotRunning,
+  // A DCA bot has no error field of its own: it is disabled, and its log says why.
+  quarantine: (state) => ({ ...state, enabled: false }),
   pairs: botPairs,
   toJson: (state) => state,
   fromJson: (json) => {

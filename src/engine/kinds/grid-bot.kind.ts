@@ -101,6 +101,7 @@ export const gridBotKind: AutomationKind<GridBotState, GridBotAction, GridProfit
   watches: gridWatches,
   isRunning: isEnabled,
   pairs: (state) => [state.config.pair, ...usdPairs(state.config.quote)],
+  quarantine: (state, reason) => ({ ...state, status: 'disabled', error: reason }),
   toJson: (s) => ({
     config: configJson(s.config),
     status: s.status,

@@ -14,6 +14,7 @@ export const smartTradeKind: AutomationKind<SmartTradeState, SmartTradeAction> =
   step: stepSmartTrade,
   watches: smartTradeWatches,
   isRunning: isSmartTradeRunning,
+  quarantine: (state, reason) => ({ ...state, status: 'failed', error: reason }),
   pairs: (state) => [state.config.pair],
   toJson: (state) => encodeState(state),
   fromJson: (json) => {

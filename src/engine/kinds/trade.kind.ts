@@ -10,6 +10,7 @@ export const tradeKind: AutomationKind<TradeState, TradeAction> = {
   step: stepTrade,
   watches: tradeWatches,
   isRunning: isTradeRunning,
+  quarantine: (state, reason) => ({ ...state, status: 'failed', error: reason }),
   pairs: (state) => [state.config.pair],
   toJson: (state) => encodeState(state),
   fromJson: (json) => {

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { EngineInput, StepResult } from '../domain/automation.ts';
+import { PAPER_MARKETS } from '../exchanges/paper/paper-markets.ts';
+import { PaperVenue } from '../exchanges/paper/paper-venue.ts';
+import { ManualFeed } from '../market-data/manual-feed.ts';
+import { dec } from '../shared/decimal.ts';
+import { StorageUnavailableError } from '../shared/errors.ts';
+import type { Database } from '../store/database.ts';
+import { SqlEngineRepository } from '../store/engine.repository.ts';
+import { SqlPaperRepository } from '../store/paper.repository.ts';
+import { openTestDatabase } from '../../test/support/database.ts';
+import type { AutomationKind } from './automation-kind.ts';
+import type { EngineBatch, EngineStore } from './engine-store.ts';
+import { Engine } from './engine.ts';
+import { PaperTrading } from './paper-trading.ts';
+
+/**
+ * Places one limit buy below the first price it hears. A poisoned one also logs a text with a
+ * NUL character, which PostgreSQL refuses to store, so its part of any batch it is in fails.
+ */
+interface BuyerState {
+  poisoned: boolean;
+  status: 'watching' | 'placed' | 'quarantined';
+  reason?: string;
+}
+
+const buyerKind: AutomationKind<BuyerState, { type: 'start' }> = {
+  name: 'buyer_test',
+  orderIdPrefix: 'y',
+  step(state, input: EngineInput | { type: 'start' }): StepResult<BuyerState, never> {
+    const result: StepResult<BuyerState, never> = { state, commands: [], events: [], records: [] };
+    if (input.type !== 'tick' || state.status !== 'watching') return result;
+    result.state = { ...state, status: 'placed' };
+    const price = input.price.minus(1000);
+    result.commands.push({ type: 'place_order', key: 'b', pair: 'USDT_BTC', side: 'buy', orderType: 'limit', amount: dec('0.001'), price, role: 'entry' });
+    result.events.push({ message: state.poisoned ? 'placed\u0000' : 'placed', at: input.at });
+    return result;
+  },
+  watches: (state) => (state.status === 'watching' ? [{ pair: 'USDT_BTC', above: dec(0) }] : []),
+  isRunning: (state) => state.status !== 'quarantined',
+  quarantine: (state, reason) => ({ ...state, status: 'quarantined', reason }),
+  toJson: (state) => state,
+  fromJson: (json) => json as BuyerState,
+};
+
+/** The real store, made unreachable on demand for a number of saves (Infinity: for good). */
+class FaultyStore extends SqlEngineRepository {
+  failingSaves = 0;
+  failed = 0;
+  onFailure: () => Promise<void> = async () => {};
+
+  override async save(batch: EngineBatch): Promise<void> {
+    if (this.failingSaves > 0) {
+      this.failingSaves -= 1;
+      this.failed += 1;
+      await this.onFailure();
+      throw new StorageUnavailableError('connection refused');
+    }
+    return super.save(batch);
+  }
+}
+
+const at = new Date(Date.UTC(2024, 0, 1));
+
+describe('Engine storage faults', () => {
+  let db: Database;
+  let userId: number;
+
+  before(async () => {
+    db = await openTestDatabase();
+    const [user] = await db.query<{ id: number }>("INSERT INTO users (name) VALUES ('f') RETURNING id");
+    userId = user!.id;
+  });
+  after(() => db.close());
+
+  async function startProcess(store: EngineStore, onStorageLost?: (error: Error) => void) {
+    const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
+    const errors: string[] = [];
+    const engine = new Engine({
+      store,
+      exchangeFor: (accountId) => paper.exchange(accountId),
+      batchOrders: (work) => paper.batch(work),
+      clock: () => at,
+      logger: { warn: () => {}, error: (_object, message) => void errors.push(message) },
+      kinds: [buyerKind],
+      storeRetryDelaysMs: [1, 1, 1, 1],
+      ...(onStorageLost === undefined ? {} : { onStorageLost }),
+    });
+    await engine.start();
+    await paper.start(() => engine.settled());
+    const [account] = await db.query<{ id: number }>(
+      "INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id",
+      [userId],
+    );
+    const accountId = account!.id;
+    await paper.openAccount(accountId, [{ currency: 'USDT', free: dec('10000'), locked: dec(0) }]);
+    const create = (poisoned = false) => engine.create(buyerKind, { userId, accountId, state: { poisoned, status: 'watching' } }, { type: 'start' });
+    const tick = async (price: string) => {
+      await paper.applyTicks([{ pair: 'USDT_BTC', price: dec(price), at }]);
+      await engine.settled().catch(() => undefined);
+    };
+    const openOrders = async () => (await (await paper.exchange(accountId)).openOrders()).map((o) => o.clientOrderId).sort();
+    const stop = async () => {
+      await paper.stop();
+      await engine.stop().catch(() => undefined);
+    };
+    return { engine, create, tick, openOrders, errors, stop };
+  }
+
+  it('quarantines the automation storage refuses and stores and sends the rest of its batch', async () => {
+    const p = await startProcess(new SqlEngineRepository(db));
+    const healthy = [await p.create(), await p.create()];
+    const poisoned = await p.create(true);
+    await p.tick('60000');
+
+    for (const { id } of healthy) {
+      assert.deepEqual((await p.engine.orders(id)).map((o) => [o.key, o.status]), [['b', 'open']]);
+    }
+    assert.deepEqual(await p.openOrders(), healthy.map(({ id }) => `tly${id}xb`).sort());
+    assert.deepEqual(await p.engine.orders(poisoned.id), []);
+    const stopped = (await p.engine.get(buyerKind, poisoned.id))!;
+    assert.equal(stopped.state.status, 'quarantined');
+    assert.match(stopped.state.reason!, /^Stopped: its changes could not be stored \(INSERT automation_events failed with SQLSTATE 22021\)$/);
+    const [event] = await p.engine.events(poisoned.id, { limit: 5, offset: 0 });
+    assert.equal(event!.message, stopped.state.reason);
+    assert.deepEqual(p.errors, ['automation quarantined']);
+
+    // It stays stopped: a later tick leaves it alone, and a restart does not resume it.
+    await p.tick('61000');
+    assert.deepEqual(await p.engine.orders(poisoned.id), []);
+    await p.stop();
+    const again = await startProcess(new SqlEngineRepository(db));
+    await again.tick('62000');
+    assert.equal((await again.engine.get(buyerKind, poisoned.id))!.state.status, 'quarantined');
+    await again.stop();
+  });
+
+  it('while storage is unreachable, sends nothing and keeps the inputs, then stores and sends once it is back', async () => {
+    const store = new FaultyStore(db);
+    const p = await startProcess(store);
+    const buyer = await p.create();
+    store.failingSaves = 3;
+    const sentWhileDown: string[][] = [];
+    store.onFailure = async () => void sentWhileDown.push(await p.openOrders());
+    await p.tick('60000');
+
+    assert.equal(store.failed, 3);
+    assert.deepEqual(sentWhileDown, [[], [], []]);
+    assert.deepEqual((await p.engine.orders(buyer.id)).map((o) => [o.key, o.status]), [['b', 'open']]);
+    assert.deepEqual(await p.openOrders(), [`tly${buyer.id}xb`]);
+    await p.stop();
+  });
+
+  it('stops and reports when storage does not come back, and sends nothing it could not store', async () => {
+    const store = new FaultyStore(db);
+    const lost: Error[] = [];
+    const p = await startProcess(store, (error) => void lost.push(error));
+    const buyer = await p.create();
+    store.failingSaves = Infinity;
+    await p.tick('60000');
+
+    assert.equal(store.failed, 5);
+    assert.equal(lost.length, 1);
+    assert.deepEqual(await p.openOrders(), []);
+    await assert.rejects(p.engine.settled(), StorageUnavailableError);
+    store.failingSaves = 0;
+    assert.deepEqual(await p.engine.orders(buyer.id), []);
+    await p.stop();
+  });
+});
