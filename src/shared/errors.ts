@@ -95,6 +95,9 @@ export const errors = {
       { 'Retry-After': String(retryAfterSeconds) },
     ),
   unknown: () => new ApiError(500, 'unknown_error', 'Unknown error occurred'),
+  /** The database stopped answering; the server keeps retrying and recovers by itself. */
+  databaseUnavailable: () =>
+    new ApiError(503, 'service_unavailable', 'The database is unavailable; retry in a few seconds', undefined, { 'Retry-After': '5' }),
   masterKeyMismatch: () =>
     new ApiError(
       500,

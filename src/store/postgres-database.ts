@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { StorageUnavailableError } from '../shared/errors.ts';
 import type { Database, Sql } from './database.ts';
 import { named } from './statement-error.ts';
 
@@ -14,16 +15,24 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /** PostgreSQL through a pg pool; `searchPath` isolates test runs in their own schema. */
-export async function openPostgres(url: string, searchPath?: string): Promise<Database> {
+export async function openPostgres(
+  url: string,
+  searchPath?: string,
+  reconnectDelaysMs: readonly number[] = RECONNECT_DELAYS_MS,
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 8,
     types: typeParsers,
+    // Names this server's connections in pg_stat_activity (per schema when one is given).
+    application_name: searchPath === undefined ? 'tradeloop' : `tradeloop/${searchPath}`,
     ...(searchPath === undefined ? {} : { options: `-c search_path=${searchPath}` }),
   });
-  // Without a listener, an idle connection that the server closes (a restart) would crash the
-  // process; the pool drops that client by itself and the next query reports any lasting problem.
+  // Without listeners, a connection that the server closes (a restart, a failover, an operator's
+  // pg_terminate_backend) would crash the process: the pool's for idle clients, each client's own
+  // for one held by a transaction. The pool drops a broken client; its work is retried on another.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     const probe = await pool.connect();
     probe.release();
@@ -33,7 +42,7 @@ export async function openPostgres(url: string, searchPath?: string): Promise<Da
       `Cannot connect to PostgreSQL at ${describeUrl(url)}: ${(error as Error).message}`,
     );
   }
-  return new PostgresDatabase(pool);
+  return new PostgresDatabase(pool, reconnectDelaysMs);
 }
 
 /** Host, port and database only: the URL may hold a password. */
@@ -46,35 +55,85 @@ function describeUrl(url: string): string {
   }
 }
 
+/** Waits between attempts while the server is away: about 12.7 s in all, then the caller hears of it. */
+const RECONNECT_DELAYS_MS = [50, 100, 200, 400, 800, 1600, 3200, 6400];
+
+/**
+ * SQLSTATE classes and driver errors that mean the connection, not the statement, failed:
+ * 08 connection exceptions, 57P01-57P03 shutdowns and terminations, and the driver's own errors
+ * (no SQLSTATE) for a socket that closed or could not open.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^(08|57P0[123])/.test(code)) return true;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return typeof code !== 'string' && /connection|terminated|not queryable|ECONNRE/i.test(message);
+}
+
+/** Runs `work` again on a new connection while the connection is what fails. */
+async function reconnecting<T>(delays: readonly number[], work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isConnectionLost(error)) throw error;
+      const delay = delays[attempt];
+      if (delay === undefined) throw new StorageUnavailableError('The database is unreachable', { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
 class PostgresDatabase implements Database {
   readonly kind = 'postgres';
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly reconnectDelaysMs: readonly number[],
+  ) {}
 
   async query<Row extends object>(text: string, params: unknown[] = []): Promise<Row[]> {
-    return named(text, async () => (await this.pool.query(text, params)).rows as Row[]);
+    return named(text, () => reconnecting(this.reconnectDelaysMs, async () => (await this.pool.query(text, params)).rows as Row[]));
   }
 
   async exec(text: string): Promise<void> {
-    await this.pool.query(text);
+    await reconnecting(this.reconnectDelaysMs, () => this.pool.query(text));
   }
 
-  async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work({
+  /**
+   * A transaction whose connection is lost is run again from the start on a new one: the work
+   * must be repeatable (the engine's batches are, by design). Statement errors inside stay named.
+   */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    return reconnecting(this.reconnectDelaysMs, async () => {
+      const client = await this.pool.connect();
+      let lost: unknown;
+      const tx: Sql = {
         query: <Row extends object>(text: string, params: unknown[] = []) =>
-          named(text, async () => (await client.query(text, params)).rows as Row[]),
-      });
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+          named(text, async () => {
+            try {
+              return (await client.query(text, params)).rows as Row[];
+            } catch (error) {
+              if (isConnectionLost(error)) lost = error;
+              throw error;
+            }
+          }),
+      };
+      try {
+        await client.query('BEGIN');
+        const result = await work(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        lost ??= isConnectionLost(error) ? error : undefined;
+        if (lost === undefined) await client.query('ROLLBACK').catch(() => undefined);
+        throw lost ?? error;
+      } finally {
+        // A client whose connection broke is destroyed, not handed to the next caller.
+        client.release(lost !== undefined);
+      }
+    });
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,8 @@
  * instead: the statement's name (its verb and first table), the SQLSTATE code and, for constraint
  * violations, the constraint's name. Code that reacts to a code (a unique violation) still can.
  */
+import { StorageUnavailableError } from '../shared/errors.ts';
+
 export class StatementError extends Error {
   override readonly name = 'StatementError';
   readonly statement: string;
@@ -36,6 +38,7 @@ export async function named<T>(sql: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
+    if (error instanceof StorageUnavailableError) throw error;
     throw new StatementError(sql, error);
   }
 }

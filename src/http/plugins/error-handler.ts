@@ -1,7 +1,7 @@
 /** Every failure leaves as a catalogue error body; nothing unexpected leaks as an HTML or stack. */
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errors } from '../../shared/errors.ts';
+import { ApiError, errors, StorageUnavailableError } from '../../shared/errors.ts';
 import { API_PREFIX } from '../route.ts';
 import { unsupportedReason } from '../unsupported-routes.ts';
 
@@ -22,6 +22,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
 
 function toApiError(error: FastifyError | ApiError, bodyLimit: number, contentType: string): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof StorageUnavailableError) return errors.databaseUnavailable();
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(bodyLimit);
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errors.unsupportedMediaType(contentType);
   const status = error.statusCode ?? 500;
