@@ -145,8 +145,13 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       paper,
       engine,
       applyPaperTicks: async (ticks) => {
-        const updates = await paper.applyTicks(ticks);
-        await engine.settled();
+        // Each tick is a market event of its own: the automations answer it before the next one
+        // moves the market, so a path gives the same result in one request as in several.
+        const updates: OrderUpdate[] = [];
+        for (const tick of ticks) {
+          updates.push(...(await paper.applyTicks([tick])));
+          await engine.settled();
+        }
         return updates;
       },
       startTrading: async () => {
