@@ -160,6 +160,28 @@ describe(Engine.name, () => {
     await process.engine.stop();
   });
 
+  it('dates everything a batch does by one clock, never before what it dates was created', async () => {
+    // The engine's clock (minute 30) is ahead of the ticks' times (minutes 0 to 3).
+    const process = await startProcess(db);
+    const accountId = await newAccount(process);
+    await move(process, '60000', 0);
+    const created = await start(process, accountId);
+    await move(process, '49990', 2);
+    await move(process, '52000', 3);
+    const orders = await process.engine.orders(created.id);
+    assert.deepEqual(
+      orders.map((o) => [o.key, o.createdAt.toISOString(), o.updatedAt.toISOString()]),
+      [
+        ['b', at(30).toISOString(), at(30).toISOString()],
+        ['s', at(30).toISOString(), at(30).toISOString()],
+      ],
+    );
+    const events = await process.engine.events(created.id, { limit: 10, offset: 0 });
+    for (const event of events) assert.ok(event.createdAt >= created.createdAt, event.message);
+    await process.paper.stop();
+    await process.engine.stop();
+  });
+
   it('refuses a user action its step refuses and changes nothing', async () => {
     const process = await startProcess(db);
     const accountId = await newAccount(process);

@@ -5,6 +5,9 @@
  *
  * Invariants:
  * - All engine work runs one batch at a time, in arrival order.
+ * - One clock dates everything a batch does (steps, journal rows, events, records): the engine's
+ *   clock, never before the times the batch's inputs carry nor before the previous batch's, so
+ *   no entity shows a time before its own creation.
  * - A batch is stored (one transaction) before any order it asks for is sent, so an order is
  *   always journaled before it exists, and a replayed command reuses its client order id.
  * - On start, every journaled order still pending or open is looked up on its exchange: fills the
@@ -81,6 +84,7 @@ export class Engine {
   private timerCheck: NodeJS.Timeout | undefined;
   private waitingForStorage = false;
   private storageLost: StorageLostError | undefined;
+  private lastBatchAt = 0;
 
   constructor(private readonly ports: EnginePorts) {
     for (const kind of ports.kinds) this.kinds.set(kind.name, kind);
@@ -106,7 +110,7 @@ export class Engine {
       const { automations, liveOrders } = await this.ports.store.loadRunning();
       for (const order of liveOrders) this.journal.add(order);
       for (const stored of automations) await this.resume(stored);
-      await this.executor.reconcile(this.journal.all(), this.ports.clock());
+      await this.executor.reconcile(this.journal.all(), this.batchClock());
       await this.drain();
     });
     this.timerCheck = setInterval(() => this.enqueueDueTimers(this.ports.clock()), TIMER_CHECK_MS);
@@ -123,7 +127,7 @@ export class Engine {
     init: { userId: number; accountId: number; state: S },
     action?: A,
   ): Promise<Automation<S>> {
-    const at = this.ports.clock();
+    const at = new Date(Math.max(this.ports.clock().getTime(), this.lastBatchAt));
     const stored = await this.ports.store.insert({
       kind: kind.name,
       userId: init.userId,
@@ -154,8 +158,9 @@ export class Engine {
       await this.sources.prime(live.automation.accountId, this.pairsOf(live));
       await this.writer.reserveIds();
       const batch: PendingCommand[] = [];
-      const result = this.step(live, action as EngineInput, this.ports.clock(), batch, true);
-      const refused = (await this.commit(batch)).get(id);
+      const at = this.batchClock();
+      const result = this.step(live, action as EngineInput, at, batch, true);
+      const refused = (await this.commit(batch, at)).get(id);
       await this.drain();
       if (refused !== undefined) throw refused;
       return { ...live.automation, state: result.state } as Automation<S>;
@@ -223,13 +228,14 @@ export class Engine {
       this.inbox = [];
       await this.writer.reserveIds();
       const batch: PendingCommand[] = [];
-      for (const item of items) this.handle(item, batch);
-      await this.commit(batch);
-      if (items.some((item) => item.type === 'tick')) await this.executor.retryUnconfirmed(this.ports.clock());
+      const at = this.batchClock(items);
+      for (const item of items) this.handle(item, batch, at);
+      await this.commit(batch, at);
+      if (items.some((item) => item.type === 'tick')) await this.executor.retryUnconfirmed(at);
     }
   }
 
-  private handle(item: InboxItem, batch: PendingCommand[]): void {
+  private handle(item: InboxItem, batch: PendingCommand[], at: Date): void {
     if (item.type === 'tick') {
       const { source, ticker } = item;
       this.sources.noteTicker(source, ticker);
@@ -239,13 +245,12 @@ export class Engine {
       const input: EngineInput = { type: 'tick', pair: ticker.pair, price: ticker.last, bid: ticker.bid, ask: ticker.ask, at: ticker.at };
       for (const id of this.triggers.crossed(source, ticker.pair, low, high)) {
         const live = this.running.get(id);
-        if (live) this.step(live, input, ticker.at, batch);
+        if (live) this.step(live, input, at, batch);
       }
     } else if (item.type === 'order') {
       const { order, fill } = item.update;
       const entry = this.journal.find(item.accountId, order.clientOrderId);
       if (!entry) return;
-      const at = fill?.at ?? order.updatedAt;
       const inputs = this.journal.apply(entry, order, fill, at);
       this.writer.noteOrder(entry);
       const live = this.running.get(entry.automationId);
@@ -253,10 +258,10 @@ export class Engine {
     } else if (item.type === 'journal') {
       this.writer.noteOrder(item.entry);
       const live = this.running.get(item.entry.automationId);
-      if (live) this.step(live, item.input, item.input.at, batch);
+      if (live) this.step(live, item.input, at, batch);
     } else {
       const live = this.running.get(item.automationId);
-      if (live) this.step(live, item.input, item.input.at, batch);
+      if (live) this.step(live, item.input, at, batch);
     }
   }
 
@@ -295,9 +300,9 @@ export class Engine {
   }
 
   /** Stores the batch, then sends its orders; automations that stopped leave memory. */
-  private async commit(batch: PendingCommand[]): Promise<ReadonlyMap<number, unknown>> {
+  private async commit(batch: PendingCommand[], at: Date): Promise<ReadonlyMap<number, unknown>> {
     await this.writer.reserveIds(batch.filter((pending) => pending.command.type === 'place_order').length);
-    const sends = this.writer.journal(batch, this.ports.clock());
+    const sends = this.writer.journal(batch, at);
     let refused;
     try {
       refused = await this.writer.flush();
@@ -306,12 +311,12 @@ export class Engine {
       throw error;
     }
     this.waitingForStorage = false;
-    for (const [id, reason] of refused) await this.quarantine(id, reason);
+    for (const [id, reason] of refused) await this.quarantine(id, reason, at);
     for (const id of this.stopped) this.running.delete(id);
     this.stopped.clear();
     await this.executor.execute(
       sends.filter((send) => !refused.has(send.entry.automationId)),
-      this.ports.clock(),
+      at,
     );
     return refused;
   }
@@ -321,13 +326,12 @@ export class Engine {
    * stopped with the reason, and its log says why. Its earlier orders stay journaled, so their
    * fills are still recorded.
    */
-  private async quarantine(id: number, reason: unknown): Promise<void> {
+  private async quarantine(id: number, reason: unknown, at: Date): Promise<void> {
     const live = this.running.get(id) ?? this.writer.changed(id);
     this.untrack(id);
     this.stopped.delete(id);
     if (!live) return;
     const { kind, automation } = live;
-    const at = this.ports.clock();
     const message = `Stopped: its changes could not be stored (${reason instanceof Error ? reason.message : 'refused'})`;
     this.ports.logger.error({ err: reason, automationId: id }, 'automation quarantined');
     const stored = await this.ports.store.get(kind.name, id);
@@ -354,6 +358,14 @@ export class Engine {
     this.inbox = [];
     this.ports.logger.error({ err: error }, 'storage lost; the engine stopped');
     this.ports.onStorageLost?.(error);
+  }
+
+  /** The clock of a new batch: see the invariants above. */
+  private batchClock(items: readonly InboxItem[] = []): Date {
+    let at = Math.max(this.ports.clock().getTime(), this.lastBatchAt);
+    for (const item of items) at = Math.max(at, timeOf(item).getTime());
+    this.lastBatchAt = at;
+    return new Date(at);
   }
 
   private context(live: Live, now: Date): StepContext {
@@ -420,4 +432,11 @@ export class Engine {
     this.queue = result.catch(() => undefined);
     return result;
   }
+}
+
+/** The time an input carries: a tick's, a fill's, a timer's. */
+function timeOf(item: InboxItem): Date {
+  if (item.type === 'tick') return item.ticker.at;
+  if (item.type === 'order') return item.update.fill?.at ?? item.update.order.updatedAt;
+  return item.input.at;
 }

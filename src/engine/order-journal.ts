@@ -62,7 +62,7 @@ export class OrderJournal {
         fee: order.fee.minus(entry.fee),
         feeCurrency: order.feeCurrency,
         orderFilled: order.status === 'filled',
-        at: fill?.at ?? order.updatedAt,
+        at,
       });
       entry.filled = order.filled.toFixed();
       entry.filledTotal = order.filledTotal.toFixed();
@@ -73,7 +73,7 @@ export class OrderJournal {
     if (!wasFinal && (order.status === 'cancelled' || order.status === 'rejected')) {
       inputs.push({ type: 'order_closed', key: entry.key, status: order.status, at });
     }
-    entry.updatedAt = order.updatedAt;
+    entry.updatedAt = at;
     return inputs;
   }
 

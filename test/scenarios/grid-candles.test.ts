@@ -29,7 +29,9 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 let t: TestApp;
 let admin: Credentials;
 before(async () => {
-  t = await startTestApp();
+  // The server's clock stands at the path's start: the bot is created there, and the engine's
+  // clock follows the ticks' times from then on.
+  t = await startTestApp({}, { now: () => new Date(FROM) });
   admin = await t.createKey({ user: 'operator', permissions: ['ADMIN'] });
 });
 after(() => t.close());
