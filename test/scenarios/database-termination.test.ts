@@ -89,7 +89,7 @@ describe('PostgreSQL connections terminated while a grid bot trades', () => {
     );
     const onExchange = await (await t.core.paper.exchange(user.accountId)).openOrders();
     assert.deepEqual(onExchange.map((o) => o.clientOrderId).sort(), journaled.map((row) => row.client_order_id));
-    // The same path without terminations leaves these three orders open.
-    assert.deepEqual(await openOrders(t, user.accountId), ['buy 58000 0.00172', 'buy 59000 0.00169', 'sell 62000 0.00161']);
+    // Four of the five lines hold an order; the one nearest the last price (61100) waits empty.
+    assert.deepEqual(await openOrders(t, user.accountId), ['buy 58000 0.00172', 'buy 59000 0.00169', 'buy 60000 0.00166', 'sell 62000 0.00161']);
   });
 });
