@@ -6,7 +6,7 @@
  * same profit, to the last decimal.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { BacktestResult } from '../../src/backtest/backtest-result.ts';
 import { prepareBacktest } from '../../src/backtest/backtest-request.ts';
 import { type CandleSeries, shippedCandles } from '../../src/backtest/candle-series.ts';
@@ -30,12 +30,16 @@ let now = new Date(0);
 let t: TestApp;
 let admin: Credentials;
 let series: CandleSeries;
-before(async () => {
-  t = await startTestApp({ PAPER_BALANCES: 'USDT:10000', PAPER_FEE: '0.001', PAPER_SLIPPAGE_BPS: '5' }, { now: () => now });
-  admin = await t.createKey({ user: 'operator', permissions: ['ADMIN'] });
+before(() => {
   series = shippedCandles(prepareBacktest({ kind: 'grid', settings: {}, ...PERIOD }).candles);
 });
-after(() => t.close());
+// Each test replays the same period, and a server's engine clock never goes back: one server each.
+beforeEach(async () => {
+  now = new Date(0);
+  t = await startTestApp({ PAPER_BALANCES: 'USDT:10000', PAPER_FEE: '0.001', PAPER_SLIPPAGE_BPS: '5' }, { now: () => now });
+  admin = await t.createKey({ user: 'operator', permissions: ['ADMIN'] });
+});
+afterEach(() => t.close());
 
 const backtest = (kind: 'grid' | 'dca', settings: object) =>
   runBacktest({ ...prepareBacktest({ kind, settings, ...PERIOD }), series });
