@@ -38,6 +38,8 @@ import { SqlApiKeysRepository } from './store/api-keys.repository.ts';
 import { SqlUsersRepository } from './store/users.repository.ts';
 import type { Database } from './store/database.ts';
 import { openStorage } from './app-storage.ts';
+import { BacktestJobs } from './backtest/backtest-jobs.ts';
+import { SqlBacktestsRepository } from './store/backtests.repository.ts';
 import { createLogger } from './logging.ts';
 
 export { createLogger };
@@ -62,6 +64,7 @@ export interface Core {
   trades: TradesService;
   paper: PaperTrading;
   engine: Engine;
+  backtests: BacktestJobs;
   /** Applies paper ticks and resolves once the engine has handled everything they caused. */
   applyPaperTicks(ticks: MarketTick[]): Promise<OrderUpdate[]>;
   /** Loads the paper exchange's state and starts its price feed (the server does, the CLI not). */
@@ -125,6 +128,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const dcaBots = new DcaBotsService(engine, dcaStore, accounts, markets);
     const deals = new DealsService(dcaStore, engine, dcaPrices, accounts);
     const botStats = new BotStatsService(dcaStore, engine, dcaPrices, accounts, options.now ?? (() => new Date()));
+    const backtests = new BacktestJobs({ store: new SqlBacktestsRepository(db), now: options.now ?? (() => new Date()), logger });
     let trading = false;
     return {
       config,
@@ -144,6 +148,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       trades: new TradesService(engine, accounts, markets),
       paper,
       engine,
+      backtests,
       applyPaperTicks: async (ticks) => {
         // Each tick is a market event of its own: the automations answer it before the next one
         // moves the market, so a path gives the same result in one request as in several.
@@ -158,11 +163,13 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         // The engine resumes first, so no market event after the restart passes it by.
         await engine.start();
         await paper.start(() => engine.settled());
+        await backtests.resume();
         trading = true;
         logger.info({ feed: paper.feedKind }, 'paper exchange and engine running');
       },
       close: async () => {
         try {
+          await backtests.close();
           if (trading) {
             await paper.stop();
             await engine.stop();
@@ -196,6 +203,7 @@ export async function buildApp(core: Core, now: () => Date = () => new Date()): 
     smartTrades: core.smartTrades,
     trades: core.trades,
     paper: core.paper,
+    backtests: core.backtests,
     applyPaperTicks: (ticks) => core.applyPaperTicks(ticks),
     rateLimitPerMinute: core.config.rateLimitPerMinute,
     version: VERSION,

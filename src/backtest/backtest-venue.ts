@@ -40,7 +40,7 @@ export interface VenueOptions {
 }
 
 /** A backtest has no real exchanges: only the paper market exists. */
-const NO_EXCHANGES: ExchangeConnector = {
+export const NO_EXCHANGES: ExchangeConnector = {
   describe: () => [],
   markets: async () => [],
   tickers: async () => [],

@@ -16,11 +16,17 @@ import { BACKTEST_USER_ID, type BacktestVenue } from './backtest-venue.ts';
 export const BOT_KINDS = ['grid', 'dca', 'smart_trade'] as const;
 export type BotKind = (typeof BOT_KINDS)[number];
 
+// Compiled on first use: compiling every create schema costs seconds a run of one kind never needs.
 const validators = {
-  grid: compileValidator<CreateGridBotParams>(CreateGridBot),
-  dca: compileValidator<{ account_id: number } & Record<string, unknown>>(CreateBotInput),
-  smart_trade: compileValidator<CreateSmartTradeInput>(CreateSmartTrade),
+  grid: once(() => compileValidator<CreateGridBotParams>(CreateGridBot)),
+  dca: once(() => compileValidator<{ account_id: number } & Record<string, unknown>>(CreateBotInput)),
+  smart_trade: once(() => compileValidator<CreateSmartTradeInput>(CreateSmartTrade)),
 };
+
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
 
 /** Fields that say a body was written for another kind's create endpoint. */
 const KIND_MARKERS: Record<BotKind, string[]> = {
@@ -51,17 +57,17 @@ export async function startAutomation(venue: BacktestVenue, kind: BotKind, setti
   checkKind(kind, settings);
   switch (kind) {
     case 'grid': {
-      const input = validators.grid({ ...settings, account_id: accountId, pair });
+      const input = validators.grid()({ ...settings, account_id: accountId, pair });
       return (await venue.gridBots.create(BACKTEST_USER_ID, input)).bot.id;
     }
     case 'dca': {
-      const { account_id: _account, ...params } = validators.dca({ ...settings, account_id: accountId, pairs: [pair] });
+      const { account_id: _account, ...params } = validators.dca()({ ...settings, account_id: accountId, pairs: [pair] });
       const bot = await venue.dcaBots.create(BACKTEST_USER_ID, accountId, toParams(params));
       await venue.dcaBots.setEnabled(BACKTEST_USER_ID, bot.id, true);
       return bot.id;
     }
     case 'smart_trade': {
-      const input = validators.smart_trade({ ...settings, account_id: accountId, pair });
+      const input = validators.smart_trade()({ ...settings, account_id: accountId, pair });
       return (await venue.smartTrades.create(BACKTEST_USER_ID, input)).id;
     }
   }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Candle } from '../domain/market/candle.ts';
 import { candleDurationMs, MARKET_FIXTURES_DIR } from '../market-data/market-files.ts';
 import { errors } from '../shared/errors.ts';
-import { readCandleFile } from './candle-file.ts';
+import { type CandleFile, type KeepRange, readCandleFile } from './candle-file.ts';
 import { formatTimeframe } from './timeframes.ts';
 
 export interface CandleRequest {
@@ -42,8 +42,8 @@ const day = (date: Date) => date.toISOString().slice(0, 16).replace('T00:00', ''
 /** The candles of a CSV file the user gave. */
 export function candlesFromFile(file: string, request: CandleRequest): CandleSeries {
   checkFileHoldsPair(file, request.pair);
-  const candles = readCandleFile(file);
-  return select(candles, dataTimeframe(file, candles), request, path.basename(file));
+  const data = readCandleFile(file, keepRange(request));
+  return select(data, dataTimeframe(file, data), request, path.basename(file));
 }
 
 /** The candles of the shipped file with the finest timeframe that covers the period. */
@@ -62,7 +62,7 @@ export function shippedCandles(request: CandleRequest): CandleSeries {
     throw invalid('from', `the shipped ${request.pair} candles cover ${usable.map(fileRange).join(' and ')}; choose a period inside`);
   }
   const file = path.join(MARKET_FIXTURES_DIR, covering);
-  return select(readCandleFile(file), candleDurationMs(file), request, covering);
+  return select(readCandleFile(file, keepRange(request)), candleDurationMs(file), request, covering);
 }
 
 function covers(file: string, request: CandleRequest): boolean {
@@ -92,26 +92,29 @@ function checkFileHoldsPair(file: string, pair: string): void {
   }
 }
 
-function dataTimeframe(file: string, candles: Candle[]): number {
-  if (/-\d+[mhd]-/.test(path.basename(file))) return candleDurationMs(file);
-  let smallest = Infinity;
-  for (let i = 1; i < candles.length; i++) smallest = Math.min(smallest, candles[i]!.time.getTime() - candles[i - 1]!.time.getTime());
-  if (!Number.isFinite(smallest)) throw invalid('timeframe', 'cannot be told from a single candle; name it');
-  return smallest;
+/** The rows a period needs: from its start to its end. */
+function keepRange(request: CandleRequest): KeepRange {
+  return { from: request.from.getTime(), to: request.to.getTime() };
 }
 
-function select(all: Candle[], dataMs: number, request: CandleRequest, source: string): CandleSeries {
+function dataTimeframe(file: string, data: CandleFile): number {
+  if (/-\d+[mhd]-/.test(path.basename(file))) return candleDurationMs(file);
+  if (!Number.isFinite(data.step)) throw invalid('timeframe', 'cannot be told from a single candle; name it');
+  return data.step;
+}
+
+function select(data: CandleFile, dataMs: number, request: CandleRequest, source: string): CandleSeries {
   const timeframeMs = request.timeframeMs ?? dataMs;
   if (timeframeMs % dataMs !== 0) {
     throw invalid('timeframe', `is ${formatTimeframe(timeframeMs)}, which cannot be built from ${source}'s ${formatTimeframe(dataMs)} candles`);
   }
-  const first = all[0]!.time.getTime();
-  const end = all[all.length - 1]!.time.getTime() + dataMs;
+  const first = data.first;
+  const end = data.last + dataMs;
   if (request.from.getTime() < first || request.to.getTime() > end) {
     const field = request.from.getTime() < first ? 'from' : 'to';
     throw invalid(field, `is outside the data: ${source} covers ${day(new Date(first))} to ${day(new Date(end))}`);
   }
-  const inPeriod = all.filter((candle) => candle.time >= request.from && candle.time.getTime() + dataMs <= request.to.getTime());
+  const inPeriod = data.candles.filter((candle) => candle.time.getTime() + dataMs <= request.to.getTime());
   const candles = timeframeMs === dataMs ? inPeriod : aggregate(inPeriod, timeframeMs);
   if (candles.length === 0) throw invalid('from', `the period holds no ${formatTimeframe(timeframeMs)} candle of ${source}`);
   const missing = countMissing(candles, timeframeMs, request.allowGaps, source);

@@ -12,7 +12,7 @@ import type { Balance } from '../exchanges/exchange.ts';
 import { type Decimal, ZERO } from '../shared/decimal.ts';
 import { errors } from '../shared/errors.ts';
 import { type BacktestResult, collectResult } from './backtest-result.ts';
-import { openBacktestVenue } from './backtest-venue.ts';
+import { type BacktestVenue, openBacktestVenue } from './backtest-venue.ts';
 import { type BotKind, settingsObject, startAutomation } from './bot-settings.ts';
 import type { CandleSeries } from './candle-series.ts';
 
@@ -45,46 +45,86 @@ export class BacktestCancelled extends Error {
 
 const QUIET: EngineLogger = { warn: () => undefined, error: () => undefined };
 const PROGRESS_STEPS = 200;
+const YIELD_EVERY_MS = 20;
+
+/** A backtest whose automation has started at the first candle's open; `run` walks the rest. */
+export interface StartedBacktest {
+  run(options?: RunOptions): Promise<BacktestResult>;
+  /** Stops it without running (when `run` is never called). */
+  close(): Promise<void>;
+}
 
 export async function runBacktest(spec: BacktestSpec, options: RunOptions = {}): Promise<BacktestResult> {
+  return (await startBacktest(spec, options.logger)).run(options);
+}
+
+/**
+ * Checks the spec and starts the automation: bad settings or funds are refused here, before any
+ * candle is walked, so a caller can answer them at once and run the rest in the background.
+ */
+export async function startBacktest(spec: BacktestSpec, logger: EngineLogger = QUIET): Promise<StartedBacktest> {
   const { series } = spec;
   const settings = settingsObject(spec.settings);
   const pair = parsePair(series.pair);
   if (!pair) throw errors.recordInvalid({ pair: ['does not have a valid value'] });
   checkBalances(spec.balances, pair.base, pair.quote);
   const first = series.candles[0]!;
-  const venue = await openBacktestVenue({ ...spec, logger: options.logger ?? QUIET }, first.time);
+  const venue = await openBacktestVenue({ ...spec, logger }, first.time);
+  let automationId: number;
   try {
     const opening = intraCandlePath(first, series.timeframeMs)[0]!;
     await venue.applyTick({ pair: series.pair, price: opening.price, at: opening.at });
-    const automationId = await startAutomation(venue, spec.kind, settings, series.pair);
-    const exchange = await venue.exchange();
-    const times: number[] = [];
-    const values: number[] = [];
-    const exposed: boolean[] = [];
-    const startBase = held(spec.balances, pair.base);
-    // Base worth less than one order (what a deal's exit cannot trade) is not a position.
-    const minTotal = venue.venue.market(series.pair).rules.minTotal;
-    const every = Math.max(1, Math.floor(series.candles.length / PROGRESS_STEPS));
-    for (let index = 0; index < series.candles.length; index++) {
-      if (options.signal?.aborted) throw new BacktestCancelled();
-      const candle = series.candles[index]!;
-      const path = intraCandlePath(candle, series.timeframeMs);
-      for (let point = index === 0 ? 1 : 0; point < path.length; point++) {
-        await venue.applyTick({ pair: series.pair, price: path[point]!.price, at: path[point]!.at });
-      }
-      const balances = await exchange.balances();
-      const base = held(balances, pair.base);
-      times.push(path[path.length - 1]!.at.getTime());
-      values.push(held(balances, pair.quote).plus(base.times(candle.close)).toNumber());
-      exposed.push(base.minus(startBase).times(candle.close).gte(minTotal));
-      if ((index + 1) % every === 0 || index + 1 === series.candles.length) options.onProgress?.({ done: index + 1, total: series.candles.length });
-    }
-    await venue.engine.settled();
-    return await collectResult({ spec, venue, automationId, times, values, exposed, finalBalances: await exchange.balances() });
-  } finally {
+    automationId = await startAutomation(venue, spec.kind, settings, series.pair);
+  } catch (error) {
     await venue.close();
+    throw error;
   }
+  return {
+    close: () => venue.close(),
+    run: async (options = {}) => {
+      try {
+        return await walk(spec, venue, automationId, options);
+      } finally {
+        await venue.close();
+      }
+    },
+  };
+}
+
+async function walk(spec: BacktestSpec, venue: BacktestVenue, automationId: number, options: RunOptions): Promise<BacktestResult> {
+  const { series } = spec;
+  const pair = parsePair(series.pair)!;
+  const exchange = await venue.exchange();
+  const times: number[] = [];
+  const values: number[] = [];
+  const exposed: boolean[] = [];
+  const startBase = held(spec.balances, pair.base);
+  // Base worth less than one order (what a deal's exit cannot trade) is not a position.
+  const minTotal = venue.venue.market(series.pair).rules.minTotal;
+  const every = Math.max(1, Math.floor(series.candles.length / PROGRESS_STEPS));
+  let yieldedAt = performance.now();
+  for (let index = 0; index < series.candles.length; index++) {
+    if (options.signal?.aborted) throw new BacktestCancelled();
+    const candle = series.candles[index]!;
+    const path = intraCandlePath(candle, series.timeframeMs);
+    for (let point = index === 0 ? 1 : 0; point < path.length; point++) {
+      await venue.applyTick({ pair: series.pair, price: path[point]!.price, at: path[point]!.at });
+    }
+    const balances = await exchange.balances();
+    const base = held(balances, pair.base);
+    times.push(path[path.length - 1]!.at.getTime());
+    values.push(held(balances, pair.quote).plus(base.times(candle.close)).toNumber());
+    exposed.push(base.minus(startBase).times(candle.close).gte(minTotal));
+    if ((index + 1) % every === 0 || index + 1 === series.candles.length) options.onProgress?.({ done: index + 1, total: series.candles.length });
+    // The engine's work resolves without I/O: without a pause now and then, a backtest inside the
+    // server would keep every request waiting until it ends.
+    if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      yieldedAt = performance.now();
+    }
+  }
+  await venue.engine.settled();
+  return collectResult({ spec, venue, automationId, times, values, exposed, finalBalances: await exchange.balances() });
 }
 
 function held(balances: readonly Balance[], currency: string): Decimal {

@@ -126,6 +126,10 @@ export const ACCESS_TABLE = {
   'DELETE /ext/api_keys/:id': signed('ADMIN'),
   'POST /ext/paper/ticks': signed('ADMIN'),
   'POST /ext/paper/fees': signed('ADMIN'),
+  'POST /ext/backtests': signed('BOTS_WRITE'),
+  'GET /ext/backtests': signed('BOTS_READ'),
+  'GET /ext/backtests/:id': signed('BOTS_READ'),
+  'DELETE /ext/backtests/:id': signed('BOTS_WRITE'),
 } as const satisfies Record<string, RouteAccess>;
 
 export type RouteKey = keyof typeof ACCESS_TABLE;

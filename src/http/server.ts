@@ -24,6 +24,8 @@ import { dealRoutes } from './routes/ver1/deals.routes.ts';
 import type { GridBotsService } from '../services/grid-bots.service.ts';
 import { adminRoutes } from './routes/ext/admin.routes.ts';
 import { paperFeeRoutes } from './routes/ext/paper-fees.routes.ts';
+import { backtestRoutes } from './routes/ext/backtests.routes.ts';
+import type { BacktestJobs } from '../backtest/backtest-jobs.ts';
 import { type PaperTicks, paperRoutes } from './routes/ext/paper.routes.ts';
 import { accountRoutes } from './routes/ver1/accounts.routes.ts';
 import { gridBotRoutes } from './routes/ver1/grid-bots.routes.ts';
@@ -51,6 +53,7 @@ export interface HttpDeps {
   smartTrades: SmartTradesService;
   trades: TradesService;
   paper: PaperTrading;
+  backtests: BacktestJobs;
   /** Applies paper ticks and waits until the automations have handled them. */
   applyPaperTicks: PaperTicks;
   rateLimitPerMinute: number;
@@ -100,6 +103,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...adminRoutes(deps.users, deps.apiKeys),
     ...paperRoutes(deps.paper, deps.applyPaperTicks, deps.now),
     ...paperFeeRoutes(deps.paper),
+    ...backtestRoutes(deps.backtests),
     ...marketDataRoutes(deps.markets),
     ...accountRoutes(deps),
     ...botRoutes({ bots: deps.dcaBots, deals: deps.deals, botStats: deps.botStats }),
