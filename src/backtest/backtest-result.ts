@@ -92,6 +92,8 @@ export interface OrderRow {
 
 export interface FillRow {
   at: string;
+  /** The role of the automation's order it filled (grid line, base, safety, take profit, ...). */
+  role: string;
   side: 'buy' | 'sell';
   price: string;
   amount: string;
@@ -140,6 +142,7 @@ export async function collectResult(run: Collected): Promise<BacktestResult> {
   const annualised = annualisedReturn(startValue.toNumber(), endValue.toNumber(), times[times.length - 1]! - startMs);
   const fills = venue.paperStore.fills(venue.account.id);
   const orders = await venue.engine.orders(automationId);
+  const roles = new Map(orders.map((order) => [order.clientOrderId, order.role]));
   const activity = await automationActivity(venue, spec.kind, automationId, endValue.minus(startValue));
   const { durations } = activity;
   const net = endValue.minus(startValue);
@@ -198,6 +201,7 @@ export async function collectResult(run: Collected): Promise<BacktestResult> {
     })),
     fills: fills.map((fill) => ({
       at: iso(fill.at),
+      role: roles.get(fill.clientOrderId) ?? 'unknown',
       side: fill.side,
       price: fill.price.toFixed(),
       amount: fill.amount.toFixed(),

@@ -32,6 +32,7 @@ const OPTIONS = {
   balances: { type: 'string' },
   fee: { type: 'string' },
   'slippage-bps': { type: 'string' },
+  out: { type: 'string' },
   json: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -66,7 +67,7 @@ export async function runBacktestCommand(argv: string[], io: CommandIo = { stdou
     });
     const series: CandleSeries = values.data === undefined ? shippedCandles(prepared.candles) : candlesFromFile(values.data, prepared.candles);
     const result = await runBacktest({ ...prepared, series }, { onProgress: progressReporter(io.stderr) });
-    writeOutputs(result, values, io);
+    await writeOutputs(result, series, values, io);
     return 0;
   } catch (error) {
     if (error instanceof BadInput) {
@@ -103,9 +104,13 @@ function readSettings(file: string): unknown {
   }
 }
 
-function writeOutputs(result: BacktestResult, values: ReturnType<typeof parse>['values'], io: CommandIo) {
+async function writeOutputs(result: BacktestResult, series: CandleSeries, values: ReturnType<typeof parse>['values'], io: CommandIo) {
   const json = `${JSON.stringify(result, null, 2)}\n`;
   if (values.json !== undefined && values.json !== '-') fs.writeFileSync(values.json, json);
+  if (values.out !== undefined) {
+    const { renderReport } = await import('../backtest/html-report.ts');
+    fs.writeFileSync(values.out, renderReport(result, series));
+  }
   io.stdout.write(values.json === '-' ? json : `${summaryTable(result)}\n`);
 }
 
