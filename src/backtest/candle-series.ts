@@ -93,7 +93,7 @@ function checkFileHoldsPair(file: string, pair: string): void {
 }
 
 /** The rows a period needs: from its start to its end. */
-function keepRange(request: CandleRequest): KeepRange {
+export function keepRange(request: CandleRequest): KeepRange {
   return { from: request.from.getTime(), to: request.to.getTime() };
 }
 
@@ -103,7 +103,8 @@ function dataTimeframe(file: string, data: CandleFile): number {
   return data.step;
 }
 
-function select(data: CandleFile, dataMs: number, request: CandleRequest, source: string): CandleSeries {
+/** The period's candles out of what was read, at the timeframe asked for. */
+export function select(data: CandleFile, dataMs: number, request: CandleRequest, source: string): CandleSeries {
   const timeframeMs = request.timeframeMs ?? dataMs;
   if (timeframeMs % dataMs !== 0) {
     throw invalid('timeframe', `is ${formatTimeframe(timeframeMs)}, which cannot be built from ${source}'s ${formatTimeframe(dataMs)} candles`);

@@ -4,10 +4,11 @@
  * nothing is written; the reports are written only once the run has finished.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BacktestResult } from '../backtest/backtest-result.ts';
 import { prepareBacktest } from '../backtest/backtest-request.ts';
-import { candlesFromFile, type CandleSeries, shippedCandles } from '../backtest/candle-series.ts';
+import { type CandleRequest, candlesFromFile, type CandleSeries, shippedCandles } from '../backtest/candle-series.ts';
 import { runBacktest } from '../backtest/runner.ts';
 import { summaryTable } from '../backtest/summary-table.ts';
 import { ApiError } from '../shared/errors.ts';
@@ -15,10 +16,11 @@ import { progressReporter, type ProgressOutput } from './backtest-progress.ts';
 
 export const BACKTEST_USAGE = `Usage:
   tradeloop backtest --kind grid|dca|smart_trade --settings BOT.json --pair USDT_BTC --from 2019-01-01 --to 2019-03-31
-      [--timeframe 1h] [--data FILE.csv] [--allow-gaps] [--balances USDT:10000] [--fee 0.001] [--slippage-bps 5]
-      [--json result.json]
+      [--timeframe 1h] [--data FILE.csv | --exchange binance] [--allow-gaps] [--balances USDT:10000] [--fee 0.001] [--slippage-bps 5]
+      [--out report.html] [--json result.json]
   BOT.json holds the body of the kind's create endpoint (POST /ver1/grid_bots/manual, POST /ver1/bots/create_bot,
-  POST /v2/smart_trades). Without --data the shipped candles are used. --json - prints the result on stdout.`;
+  POST /v2/smart_trades). Without --data or --exchange the shipped candles are used; --exchange downloads them
+  through ccxt once and keeps them under DATA_DIR/candles. --json - prints the result on stdout.`;
 
 const OPTIONS = {
   kind: { type: 'string' },
@@ -28,6 +30,7 @@ const OPTIONS = {
   to: { type: 'string' },
   timeframe: { type: 'string' },
   data: { type: 'string' },
+  exchange: { type: 'string' },
   'allow-gaps': { type: 'boolean' },
   balances: { type: 'string' },
   fee: { type: 'string' },
@@ -65,7 +68,8 @@ export async function runBacktestCommand(argv: string[], io: CommandIo = { stdou
       slippage_bps: values['slippage-bps'],
       allow_gaps: values['allow-gaps'] ?? false,
     });
-    const series: CandleSeries = values.data === undefined ? shippedCandles(prepared.candles) : candlesFromFile(values.data, prepared.candles);
+    if (values.data !== undefined && values.exchange !== undefined) throw new BadInput('Give --data or --exchange, not both');
+    const series = await candles(prepared.candles, values, io);
     const result = await runBacktest({ ...prepared, series }, { onProgress: progressReporter(io.stderr) });
     await writeOutputs(result, series, values, io);
     return 0;
@@ -78,6 +82,10 @@ export async function runBacktestCommand(argv: string[], io: CommandIo = { stdou
       io.stderr.write(`Backtest refused:\n${describe(error)}\n`);
       return 2;
     }
+    if (error instanceof Error && error.name === 'DownloadError') {
+      io.stderr.write(`${error.message}\n`);
+      return 1;
+    }
     throw error;
   }
 }
@@ -88,6 +96,18 @@ function parse(argv: string[]) {
   } catch (error) {
     throw new BadInput((error as Error).message);
   }
+}
+
+async function candles(request: CandleRequest, values: ReturnType<typeof parse>['values'], io: CommandIo): Promise<CandleSeries> {
+  if (values.data !== undefined) return candlesFromFile(values.data, request);
+  if (values.exchange === undefined) return shippedCandles(request);
+  // ccxt takes seconds to load: only a download loads it.
+  const { exchangeCandles } = await import('../backtest/exchange-candles.ts');
+  return exchangeCandles(request, {
+    exchange: values.exchange,
+    cacheDir: path.resolve(process.env.DATA_DIR || 'data', 'candles'),
+    onDownload: (month) => io.stderr.write(`downloading ${values.exchange} ${request.pair} candles of ${month}\n`),
+  });
 }
 
 function readSettings(file: string): unknown {
