@@ -70,6 +70,7 @@ describe('tradeloop backtest', () => {
     ['a pair the data does not hold', ['--kind', 'grid', '--settings', GRID, '--pair', 'USDT_SOL', '--from', '2019-01-01', '--to', '2019-01-03'], /pair: has no shipped candles/],
     ['a period outside the data', ['--kind', 'grid', '--settings', GRID, '--pair', 'USDT_BTC', '--from', '2010-01-01', '--to', '2010-02-01'], /from: the shipped USDT_BTC candles cover/],
     ['a balance too small for the bot', ['--kind', 'grid', '--settings', GRID, ...PERIOD, '--balances', 'USDT:50'], /quantity_per_grid: Insufficient funds/],
+    ['a sweep that is not ranges', ['--kind', 'grid', '--settings', GRID, ...PERIOD, '--sweep', 'grids=many'], /sweep: "grids=many" is not FIELD=FROM\.\.TO:STEP/],
     ['flags out of shape', ['--kind', 'grids', '--settings', GRID, '--pair', 'BTC', '--from', 'yesterday', '--to', '2019-01-03', '--timeframe', '7x'], /kind: must be one of grid, dca, smart_trade\n {2}pair: .*\n {2}from: .*\n {2}timeframe: /],
   ];
   for (const [what, args, message] of refusals) {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BacktestResult } from '../backtest/backtest-result.ts';
-import { prepareBacktest } from '../backtest/backtest-request.ts';
+import { type BacktestRequest, prepareBacktest } from '../backtest/backtest-request.ts';
 import { type CandleRequest, candlesFromFile, type CandleSeries, shippedCandles } from '../backtest/candle-series.ts';
 import { runBacktest } from '../backtest/runner.ts';
 import { summaryTable } from '../backtest/summary-table.ts';
@@ -20,7 +20,8 @@ export const BACKTEST_USAGE = `Usage:
       [--out report.html] [--json result.json]
   BOT.json holds the body of the kind's create endpoint (POST /ver1/grid_bots/manual, POST /ver1/bots/create_bot,
   POST /v2/smart_trades). Without --data or --exchange the shipped candles are used; --exchange downloads them
-  through ccxt once and keeps them under DATA_DIR/candles. --json - prints the result on stdout.`;
+  through ccxt once and keeps them under DATA_DIR/candles. --json - prints the result on stdout. --sweep runs one
+  backtest per combination of settings ranges on every core and ranks them by net profit and by Calmar.`;
 
 const OPTIONS = {
   kind: { type: 'string' },
@@ -37,6 +38,7 @@ const OPTIONS = {
   'slippage-bps': { type: 'string' },
   out: { type: 'string' },
   json: { type: 'string' },
+  sweep: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -56,19 +58,9 @@ export async function runBacktestCommand(argv: string[], io: CommandIo = { stdou
       return 0;
     }
     if (positionals.length > 0) throw new BadInput(`Unexpected argument "${positionals[0]}"`);
-    const prepared = prepareBacktest({
-      kind: values.kind,
-      settings: values.settings === undefined ? undefined : readSettings(values.settings),
-      pair: values.pair,
-      from: values.from,
-      to: values.to,
-      timeframe: values.timeframe,
-      balances: values.balances,
-      fee: values.fee,
-      slippage_bps: values['slippage-bps'],
-      allow_gaps: values['allow-gaps'] ?? false,
-    });
+    const prepared = prepareBacktest(requestOf(values));
     if (values.data !== undefined && values.exchange !== undefined) throw new BadInput('Give --data or --exchange, not both');
+    if (values.sweep !== undefined) return await sweep(values, io);
     const series = await candles(prepared.candles, values, io);
     const result = await runBacktest({ ...prepared, series }, { onProgress: progressReporter(io.stderr) });
     await writeOutputs(result, series, values, io);
@@ -98,7 +90,46 @@ function parse(argv: string[]) {
   }
 }
 
-async function candles(request: CandleRequest, values: ReturnType<typeof parse>['values'], io: CommandIo): Promise<CandleSeries> {
+type Values = ReturnType<typeof parse>['values'];
+
+function requestOf(values: Values): BacktestRequest {
+  return {
+    kind: values.kind,
+    settings: values.settings === undefined ? undefined : readSettings(values.settings),
+    pair: values.pair,
+    from: values.from,
+    to: values.to,
+    timeframe: values.timeframe,
+    balances: values.balances,
+    fee: values.fee,
+    slippage_bps: values['slippage-bps'],
+    allow_gaps: values['allow-gaps'] ?? false,
+  };
+}
+
+/** One backtest per combination, on every core; the ranked tables, and every outcome with --json. */
+async function sweep(values: Values, io: CommandIo): Promise<number> {
+  if (values.exchange !== undefined || values.out !== undefined) throw new BadInput('--sweep runs on shipped candles or --data, and writes no --out report');
+  const { runSweep, sweepCombinations, sweepTable } = await import('../backtest/sweep.ts');
+  const combinations = sweepCombinations(values.sweep!);
+  const request = requestOf(values);
+  const prepared = prepareBacktest(request);
+  // The candles are checked once here, so a bad period is one message and not one per run.
+  if (values.data === undefined) shippedCandles(prepared.candles);
+  else candlesFromFile(values.data, prepared.candles);
+  const started = performance.now();
+  const outcomes = await runSweep({ request, data: values.data }, combinations, (done, total) => {
+    if (io.stderr.isTTY) io.stderr.write(`\rsweep ${done}/${total}\x1b[K${done === total ? '\n' : ''}`);
+    else if (done === total || done % Math.max(1, Math.round(total / 10)) === 0) io.stderr.write(`sweep ${done}/${total}\n`);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const json = `${JSON.stringify(outcomes, null, 2)}\n`;
+  if (values.json !== undefined && values.json !== '-') fs.writeFileSync(values.json, json);
+  io.stdout.write(values.json === '-' ? json : `${sweepTable(outcomes)}\n\n${outcomes.length} backtests in ${seconds.toFixed(1)} s\n`);
+  return 0;
+}
+
+async function candles(request: CandleRequest, values: Values, io: CommandIo): Promise<CandleSeries> {
   if (values.data !== undefined) return candlesFromFile(values.data, request);
   if (values.exchange === undefined) return shippedCandles(request);
   // ccxt takes seconds to load: only a download loads it.
@@ -124,7 +155,7 @@ function readSettings(file: string): unknown {
   }
 }
 
-async function writeOutputs(result: BacktestResult, series: CandleSeries, values: ReturnType<typeof parse>['values'], io: CommandIo) {
+async function writeOutputs(result: BacktestResult, series: CandleSeries, values: Values, io: CommandIo) {
   const json = `${JSON.stringify(result, null, 2)}\n`;
   if (values.json !== undefined && values.json !== '-') fs.writeFileSync(values.json, json);
   if (values.out !== undefined) {
