@@ -58,9 +58,10 @@ export async function runBacktestCommand(argv: string[], io: CommandIo = { stdou
       return 0;
     }
     if (positionals.length > 0) throw new BadInput(`Unexpected argument "${positionals[0]}"`);
-    const prepared = prepareBacktest(requestOf(values));
+    const request = requestOf(values);
+    const prepared = prepareBacktest(request);
     if (values.data !== undefined && values.exchange !== undefined) throw new BadInput('Give --data or --exchange, not both');
-    if (values.sweep !== undefined) return await sweep(values, io);
+    if (values.sweep !== undefined) return await sweep(request, prepared.candles, values, io);
     const series = await candles(prepared.candles, values, io);
     const result = await runBacktest({ ...prepared, series }, { onProgress: progressReporter(io.stderr) });
     await writeOutputs(result, series, values, io);
@@ -108,15 +109,12 @@ function requestOf(values: Values): BacktestRequest {
 }
 
 /** One backtest per combination, on every core; the ranked tables, and every outcome with --json. */
-async function sweep(values: Values, io: CommandIo): Promise<number> {
+async function sweep(request: BacktestRequest, period: CandleRequest, values: Values, io: CommandIo): Promise<number> {
   if (values.exchange !== undefined || values.out !== undefined) throw new BadInput('--sweep runs on shipped candles or --data, and writes no --out report');
   const { runSweep, sweepCombinations, sweepTable } = await import('../backtest/sweep.ts');
   const combinations = sweepCombinations(values.sweep!);
-  const request = requestOf(values);
-  const prepared = prepareBacktest(request);
   // The candles are checked once here, so a bad period is one message and not one per run.
-  if (values.data === undefined) shippedCandles(prepared.candles);
-  else candlesFromFile(values.data, prepared.candles);
+  await candles(period, values, io);
   const started = performance.now();
   const outcomes = await runSweep({ request, data: values.data }, combinations, (done, total) => {
     if (io.stderr.isTTY) io.stderr.write(`\rsweep ${done}/${total}\x1b[K${done === total ? '\n' : ''}`);
