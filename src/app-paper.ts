@@ -11,6 +11,7 @@ import type { ExchangeConnector } from './exchanges/exchange-connector.ts';
 import { fixedSlippage } from './exchanges/paper/fill-models.ts';
 import { PAPER_MARKETS } from './exchanges/paper/paper-markets.ts';
 import { PaperVenue } from './exchanges/paper/paper-venue.ts';
+import type { CandleBook } from './market-data/candle-book.ts';
 import { LiveFeed } from './market-data/live-feed.ts';
 import { ManualFeed } from './market-data/manual-feed.ts';
 import { defaultReplayStart, paperReplaySources } from './market-data/paper-replay.ts';
@@ -25,9 +26,17 @@ import { SqlReplayPositions } from './store/replay-positions.repository.ts';
 const LIVE_POLL_MS = 2_000;
 const SYNTHETIC_START: Record<string, string> = { USDT_BTC: '60000', USDT_ETH: '3000', BTC_ETH: '0.05', USDT_SOL: '150' };
 
-export function paperTrading(config: PaperConfig, db: Database, connector: ExchangeConnector, logger: Logger, feed?: PriceFeed) {
+export function paperTrading(
+  config: PaperConfig,
+  db: Database,
+  connector: ExchangeConnector,
+  logger: Logger,
+  candles: CandleBook,
+  feed?: PriceFeed,
+) {
   const fee = dec(config.fee);
   const venue = new PaperVenue(PAPER_MARKETS, { fees: { maker: fee, taker: fee }, slippage: fixedSlippage(config.slippageBasisPoints) });
+  venue.onTicker((ticker) => candles.record(ticker.pair, ticker.last, ticker.at));
   return new PaperTrading(venue, new SqlPaperRepository(db), feed ?? paperFeed(config, connector, db, logger));
 }
 

@@ -21,6 +21,7 @@ import type { MarketTick } from './domain/market/market-tick.ts';
 import type { OrderUpdate } from './exchanges/exchange.ts';
 import { SqlEngineRepository } from './store/engine.repository.ts';
 import type { ExchangeConnector } from './exchanges/exchange-connector.ts';
+import { CandleBook } from './market-data/candle-book.ts';
 import type { PriceFeed } from './market-data/price-feed.ts';
 import { AccountOverviews } from './services/account-overview.ts';
 import { AccountsService } from './services/accounts.service.ts';
@@ -63,6 +64,8 @@ export interface Core {
   smartTrades: SmartTradesService;
   trades: TradesService;
   paper: PaperTrading;
+  /** One-minute candles of the paper market's prices since this process started. */
+  paperCandles: CandleBook;
   engine: Engine;
   backtests: BacktestJobs;
   /** Applies paper ticks and resolves once the engine has handled everything they caused. */
@@ -92,7 +95,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const secretBox = new SecretBox(storage.masterKey);
     // ccxt takes seconds to load: it is loaded only when no other connector is given.
     const connector = options.connector ?? new (await import('./exchanges/ccxt/ccxt-connector.ts')).CcxtConnector();
-    const paper = paperTrading(config.paper, db, connector, logger, options.feed);
+    const paperCandles = new CandleBook();
+    const paper = paperTrading(config.paper, db, connector, logger, paperCandles, options.feed);
     const markets = new MarketsService(paper, connector);
     const paperBalances = config.paper.balances.map((b) => ({ currency: b.currency, free: dec(b.amount), locked: ZERO }));
     const accounts = new AccountsService(new SqlAccountsRepository(db), markets, paper, connector, secretBox, paperBalances);
@@ -147,6 +151,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       smartTrades: new SmartTradesService(engine, accounts, markets),
       trades: new TradesService(engine, accounts, markets),
       paper,
+      paperCandles,
       engine,
       backtests,
       applyPaperTicks: async (ticks) => {
@@ -204,6 +209,7 @@ export async function buildApp(core: Core, now: () => Date = () => new Date()): 
     trades: core.trades,
     paper: core.paper,
     backtests: core.backtests,
+    paperCandles: core.paperCandles,
     applyPaperTicks: (ticks) => core.applyPaperTicks(ticks),
     rateLimitPerMinute: core.config.rateLimitPerMinute,
     version: VERSION,

@@ -130,6 +130,7 @@ export const ACCESS_TABLE = {
   'GET /ext/backtests': signed('BOTS_READ'),
   'GET /ext/backtests/:id': signed('BOTS_READ'),
   'DELETE /ext/backtests/:id': signed('BOTS_WRITE'),
+  'GET /ext/paper/candles': open,
 } as const satisfies Record<string, RouteAccess>;
 
 export type RouteKey = keyof typeof ACCESS_TABLE;

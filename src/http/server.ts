@@ -27,6 +27,8 @@ import { paperFeeRoutes } from './routes/ext/paper-fees.routes.ts';
 import { backtestRoutes } from './routes/ext/backtests.routes.ts';
 import type { BacktestJobs } from '../backtest/backtest-jobs.ts';
 import { type PaperTicks, paperRoutes } from './routes/ext/paper.routes.ts';
+import { paperCandleRoutes } from './routes/ext/paper-candles.routes.ts';
+import type { CandleBook } from '../market-data/candle-book.ts';
 import { accountRoutes } from './routes/ver1/accounts.routes.ts';
 import { gridBotRoutes } from './routes/ver1/grid-bots.routes.ts';
 import type { SmartTradesService } from '../services/smart-trades.service.ts';
@@ -54,6 +56,7 @@ export interface HttpDeps {
   trades: TradesService;
   paper: PaperTrading;
   backtests: BacktestJobs;
+  paperCandles: CandleBook;
   /** Applies paper ticks and waits until the automations have handled them. */
   applyPaperTicks: PaperTicks;
   rateLimitPerMinute: number;
@@ -104,6 +107,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...paperRoutes(deps.paper, deps.applyPaperTicks, deps.now),
     ...paperFeeRoutes(deps.paper),
     ...backtestRoutes(deps.backtests),
+    ...paperCandleRoutes(deps.paper, deps.paperCandles),
     ...marketDataRoutes(deps.markets),
     ...accountRoutes(deps),
     ...botRoutes({ bots: deps.dcaBots, deals: deps.deals, botStats: deps.botStats }),

@@ -26,6 +26,7 @@ const OPEN_ROUTE_QUERY: Record<string, string> = {
   'GET /v2/accounts/market_pairs': '?market_code=paper_trading',
   'GET /ver1/accounts/currency_rates': '?market_code=paper_trading&pair=USDT_BTC',
   'GET /ver1/accounts/currency_rates_with_leverage_data': '?market_code=paper_trading&pair=USDT_BTC',
+  'GET /ext/paper/candles': '?pair=USDT_BTC',
 };
 
 let t: TestApp;
