@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ApiKeysService } from '../services/api-keys.service.ts';
 import type { UsersService } from '../services/users.service.ts';
+import { registerDashboard } from './dashboard/dashboard.routes.ts';
 import { registerAuthentication } from './plugins/authentication.ts';
 import { registerBodyParsers } from './plugins/body-parsers.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/error-handler.ts';
@@ -116,6 +117,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...smartTradeRoutes(deps.smartTrades),
     ...tradeRoutes(deps.trades),
   ]);
+  registerDashboard(app);
   await app.ready();
   return app;
 }

@@ -1,0 +1,167 @@
+/** The parts of the API's responses the dashboard reads (docs/api-compatibility.md has them all). */
+export interface Account {
+  id: number;
+  name: string;
+  market_code: string;
+  exchange_name: string;
+  usd_amount: string;
+  btc_amount: string;
+  day_profit_usd: string;
+  total_usd_profit: string;
+}
+
+export interface BalanceRow {
+  currency_code: string;
+  position: number;
+  on_orders: number;
+  usd_value: number;
+  percentage: number;
+}
+
+export interface GridLine {
+  id: number;
+  price: string;
+  side: 'buy' | 'sell' | null;
+  order_placed: boolean;
+}
+
+export interface GridBot {
+  id: number;
+  account_id: number;
+  account_name: string;
+  name: string;
+  pair: string;
+  is_enabled: boolean;
+  status: string;
+  error: string | null;
+  editable: boolean;
+  note: string | null;
+  created_at: string;
+  upper_price: string;
+  lower_price: string;
+  grids_quantity: string;
+  quantity_per_grid: string;
+  grid_type: string;
+  grid_price_step: string;
+  upper_stop_loss_enabled: boolean;
+  upper_stop_loss_price: string | null;
+  lower_stop_loss_enabled: boolean;
+  lower_stop_loss_price: string | null;
+  start_price: string | null;
+  current_price: string | null;
+  current_profit: string;
+  current_profit_usd: string;
+  total_profits_count: string;
+  bought_volume: string;
+  sold_volume: string;
+  profit_percentage: string;
+  unrealized_profit_loss: string;
+  investment_base_currency: string;
+  investment_quote_currency: string;
+  trailing_up_enabled: string;
+  trailing_down_enabled: string;
+  grid_lines: GridLine[];
+}
+
+export interface MarketOrder {
+  order_id: number | string;
+  order_type: 'BUY' | 'SELL';
+  status_string: string;
+  created_at: string;
+  updated_at: string;
+  quantity: string;
+  rate: string;
+  average_price: string;
+  deal_order_type?: string;
+}
+
+export interface GridMarketOrders {
+  grid_lines_orders: MarketOrder[];
+  balancing_orders: MarketOrder[];
+}
+
+export interface GridProfit {
+  grid_line_id: number;
+  profit: string;
+  usd_profit: string | null;
+  created_at: string;
+}
+
+export interface BotEvent {
+  message: string;
+  created_at: string;
+}
+
+interface Quantity {
+  quantity: string;
+  currency: string;
+}
+
+export interface RequiredBalances {
+  missing_balance: { base: Quantity; quote: Quantity };
+  required_balance: { base: Quantity; quote: Quantity };
+  need_balancing: boolean;
+  balancing_available: boolean;
+}
+
+export interface CurrencyRates {
+  last: string;
+  priceStep: string;
+  lotStep: string;
+  minLotSize: string;
+  minTotal: string;
+}
+
+export interface Candle {
+  time: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+}
+
+export interface DcaBot {
+  id: number;
+  name: string;
+  account_id: number;
+  account_name: string;
+  pairs: string[];
+  is_enabled: boolean;
+  active_deals_count: number;
+  active_deals_usd_profit: string;
+  finished_deals_profit_usd: string;
+  finished_deals_count: string;
+}
+
+export interface Deal {
+  id: number;
+  bot_id: number;
+  bot_name: string;
+  pair: string;
+  status: string;
+  localized_status: string;
+  created_at: string;
+  closed_at: string | null;
+  bought_average_price: string;
+  take_profit_price: string | null;
+  stop_loss_price: string | null;
+  current_price: string;
+  actual_usd_profit: string;
+  usd_final_profit: string;
+  final_profit: string;
+  actual_profit: string;
+  'finished?': boolean;
+}
+
+export interface SmartTrade {
+  id: number;
+  pair: string;
+  account: { id: number; name: string };
+  status: { type: string; title: string };
+  profit: { usd: string | null; percent: string | null } | null;
+  data: { created_at?: string; current_price: { last: string } };
+}
+
+export interface BotsStats {
+  profits_in_usd: { overall_usd_profit: number; today_usd_profit: number; active_deals_usd_profit: number };
+}

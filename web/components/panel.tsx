@@ -1,0 +1,42 @@
+/** A titled block of a page, and a plain data table. */
+import type { ComponentChildren } from 'preact';
+import type { Section } from '../lib/settle.ts';
+import { ErrorNote } from './status.tsx';
+
+export function SectionOf<T>(props: { title: string; section: Section<T>; action?: ComponentChildren; children: (value: T) => ComponentChildren }) {
+  return (
+    <section class="panel" aria-label={props.title}>
+      <header class="panel-header">
+        <h2>{props.title}</h2>
+        {props.action}
+      </header>
+      {props.section.ok ? props.children(props.section.value) : <ErrorNote error={props.section.error} />}
+    </section>
+  );
+}
+
+export function Table({ head, rows, empty }: { head: string[]; rows: ComponentChildren[][]; empty: string }) {
+  if (rows.length === 0) return <p class="muted">{empty}</p>;
+  return (
+    <div class="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            {head.map((title) => (
+              <th scope="col">{title}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((cells) => (
+            <tr>
+              {cells.map((cell) => (
+                <td>{cell}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import './styles.css';
+import { render } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
+import { ApiClient, loadSession, type Mode, type Session, saveSession } from './api/client.ts';
+import { AppContext, type AppState } from './app-context.ts';
+import { Layout } from './components/layout.tsx';
+import { match, useHashPath } from './lib/router.ts';
+import { GridBotForm } from './pages/grid-bot-form.tsx';
+import { GridBotPage } from './pages/grid-bot.tsx';
+import { OverviewPage } from './pages/overview.tsx';
+import { SignInPage } from './pages/sign-in.tsx';
+
+function App() {
+  const [session, setSession] = useState<Session | undefined>(loadSession);
+  const path = useHashPath();
+  const update = (next: Session | undefined) => {
+    saveSession(next);
+    setSession(next);
+  };
+  const state = useMemo<AppState | undefined>(
+    () =>
+      session && {
+        session,
+        client: new ApiClient(session),
+        setMode: (mode: Mode) => update({ ...session, mode }),
+        setRefresh: (refreshMs: number) => update({ ...session, refreshMs }),
+        signOut: () => update(undefined),
+      },
+    [session],
+  );
+  if (!state) return <SignInPage onSignedIn={update} />;
+  return (
+    <AppContext.Provider value={state}>
+      <Layout path={path}>
+        <Page path={path} key={`${path}:${state.session.mode}`} />
+      </Layout>
+    </AppContext.Provider>
+  );
+}
+
+function Page({ path }: { path: string }) {
+  let params: Record<string, string> | undefined;
+  if (path === '/') return <OverviewPage />;
+  if (path === '/grid-bots/new') return <GridBotForm />;
+  if ((params = match('/grid-bots/:id/edit', path))) return <GridBotForm id={Number(params.id)} />;
+  if ((params = match('/grid-bots/:id', path))) return <GridBotPage id={Number(params.id)} />;
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>
+        Nothing lives at {path}. <a href="#/">Back to the overview</a>
+      </p>
+    </section>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,288 @@
+/** Create a grid bot, or edit one, with a live preview of its lines and what they need. */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { publicGet } from '../api/client.ts';
+import { ApiError } from '../api/errors.ts';
+import type { Account, Candle, CurrencyRates, GridBot } from '../api/types.ts';
+import { useApp } from '../app-context.ts';
+import { COLORS } from '../components/chart-theme.ts';
+import { Field, OtherFieldErrors } from '../components/form-field.tsx';
+import { PriceChart } from '../components/price-chart.tsx';
+import { ErrorNote } from '../components/status.tsx';
+import { formatAmount, formatStep, pairLabel, pairParts } from '../lib/format.ts';
+import { navigate } from '../lib/router.ts';
+import { gridPreview } from './grid-preview.ts';
+
+function withoutField(error: ApiError, name: string): ApiError | undefined {
+  if (!(name in error.fields)) return error;
+  const { [name]: _dropped, ...fields } = error.fields;
+  return Object.keys(fields).length === 0 ? undefined : new ApiError(error.message, error.status, error.code, fields);
+}
+
+interface FormValues {
+  name: string;
+  account_id: string;
+  pair: string;
+  lower_price: string;
+  upper_price: string;
+  grids_quantity: string;
+  quantity_per_grid: string;
+  grid_type: 'arithmetic' | 'geometric';
+  lower_stop_loss_price: string;
+  upper_stop_loss_price: string;
+  ignore_warnings: boolean;
+}
+
+const EMPTY: FormValues = {
+  name: '',
+  account_id: '',
+  pair: 'USDT_BTC',
+  lower_price: '',
+  upper_price: '',
+  grids_quantity: '10',
+  quantity_per_grid: '',
+  grid_type: 'arithmetic',
+  lower_stop_loss_price: '',
+  upper_stop_loss_price: '',
+  ignore_warnings: false,
+};
+
+const SHOWN_FIELDS = Object.keys(EMPTY).concat(['lower_stop_loss_enabled', 'upper_stop_loss_enabled']);
+
+export function GridBotForm({ id }: { id?: number }) {
+  const { client } = useApp();
+  const [values, setValues] = useState<FormValues>(EMPTY);
+  const [accounts, setAccounts] = useState<Account[]>([]);
+  const [pairs, setPairs] = useState<string[]>([]);
+  const [rates, setRates] = useState<CurrencyRates>();
+  const [candles, setCandles] = useState<Candle[]>([]);
+  const [loadError, setLoadError] = useState<ApiError>();
+  const [submitError, setSubmitError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
+  const set = (name: keyof FormValues) => (event: Event) => {
+    const input = event.currentTarget as HTMLInputElement;
+    setValues((previous) => ({ ...previous, [name]: input.type === 'checkbox' ? input.checked : input.value }));
+    // A field's message stays until the field changes: then it may no longer hold.
+    setSubmitError((previous) => previous && withoutField(previous, name));
+  };
+
+  useEffect(() => {
+    const load = async () => {
+      const list = await client.get<Account[]>('/ver1/accounts');
+      setAccounts(list);
+      if (id === undefined) {
+        setValues((previous) => ({ ...previous, account_id: previous.account_id || String(list[0]?.id ?? '') }));
+        return;
+      }
+      const bot = await client.get<GridBot>(`/ver1/grid_bots/${id}`);
+      setValues({
+        name: bot.name,
+        account_id: String(bot.account_id),
+        pair: bot.pair,
+        lower_price: bot.lower_price,
+        upper_price: bot.upper_price,
+        grids_quantity: bot.grids_quantity,
+        quantity_per_grid: bot.quantity_per_grid,
+        grid_type: bot.grid_type === 'geometric' ? 'geometric' : 'arithmetic',
+        lower_stop_loss_price: bot.lower_stop_loss_enabled ? (bot.lower_stop_loss_price ?? '') : '',
+        upper_stop_loss_price: bot.upper_stop_loss_enabled ? (bot.upper_stop_loss_price ?? '') : '',
+        ignore_warnings: false,
+      });
+    };
+    load().catch((error: unknown) => setLoadError(error instanceof ApiError ? error : undefined));
+  }, [client, id]);
+
+  const account = accounts.find((candidate) => String(candidate.id) === values.account_id);
+  const marketCode = account?.market_code ?? 'paper_trading';
+
+  useEffect(() => {
+    publicGet<string[]>('/ver1/accounts/market_pairs', { market_code: marketCode })
+      .then(setPairs)
+      .catch(() => setPairs([]));
+  }, [marketCode]);
+
+  useEffect(() => {
+    setRates(undefined);
+    setCandles([]);
+    publicGet<CurrencyRates>('/ver1/accounts/currency_rates', { market_code: marketCode, pair: values.pair })
+      .then(setRates)
+      .catch(() => undefined);
+    if (marketCode === 'paper_trading') {
+      publicGet<Candle[]>('/ext/paper/candles', { pair: values.pair, interval: '5m', limit: 300 })
+        .then(setCandles)
+        .catch(() => undefined);
+    }
+  }, [marketCode, values.pair]);
+
+  const preview = useMemo(
+    () =>
+      rates
+        ? gridPreview({
+            lower: values.lower_price,
+            upper: values.upper_price,
+            grids: values.grids_quantity,
+            perGrid: values.quantity_per_grid,
+            gridType: values.grid_type,
+            price: rates.last,
+            priceStep: rates.priceStep,
+            lotStep: rates.lotStep,
+          })
+        : 'The preview needs the pair’s current price.',
+    [values, rates],
+  );
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setSubmitError(undefined);
+    const body = {
+      ...(values.name.trim() === '' ? {} : { name: values.name.trim() }),
+      upper_price: values.upper_price,
+      lower_price: values.lower_price,
+      grids_quantity: values.grids_quantity,
+      quantity_per_grid: values.quantity_per_grid,
+      grid_type: values.grid_type,
+      lower_stop_loss_enabled: values.lower_stop_loss_price !== '',
+      upper_stop_loss_enabled: values.upper_stop_loss_price !== '',
+      ...(values.lower_stop_loss_price === '' ? {} : { lower_stop_loss_price: values.lower_stop_loss_price }),
+      ...(values.upper_stop_loss_price === '' ? {} : { upper_stop_loss_price: values.upper_stop_loss_price }),
+      ignore_warnings: values.ignore_warnings,
+    };
+    try {
+      const bot =
+        id === undefined
+          ? await client.post<GridBot>('/ver1/grid_bots/manual', { ...body, account_id: values.account_id, pair: values.pair })
+          : await client.patch<GridBot>(`/ver1/grid_bots/${id}/manual`, body);
+      navigate(`/grid-bots/${bot.id}`);
+    } catch (error) {
+      setSubmitError(error instanceof ApiError ? error : new ApiError('Saving failed unexpectedly.', 0, 'client_error'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const errors = submitError?.fields;
+  const { base, quote } = pairParts(values.pair);
+  const input = (name: keyof FormValues, extra: Record<string, unknown> = {}) => (
+    <input
+      id={name}
+      name={name}
+      value={values[name] as string}
+      onInput={set(name)}
+      aria-invalid={errors?.[name] ? true : undefined}
+      aria-describedby={errors?.[name] ? `${name}-error` : undefined}
+      {...extra}
+    />
+  );
+
+  return (
+    <section class="page">
+      <header class="page-header">
+        <h1>{id === undefined ? 'New grid bot' : `Edit grid bot #${id}`}</h1>
+      </header>
+      <ErrorNote error={loadError} />
+      <div class="form-layout">
+        <form class="panel form" onSubmit={submit} noValidate>
+          <Field label="Name" name="name" errors={errors} hint="Optional">
+            {input('name', { maxLength: 40 })}
+          </Field>
+          <Field label="Account" name="account_id" errors={errors}>
+            <select id="account_id" name="account_id" value={values.account_id} onChange={set('account_id')} disabled={id !== undefined}>
+              {accounts.map((option) => (
+                <option value={String(option.id)}>{option.name}</option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Pair" name="pair" errors={errors}>
+            <select id="pair" name="pair" value={values.pair} onChange={set('pair')} disabled={id !== undefined}>
+              {(pairs.includes(values.pair) ? pairs : [values.pair, ...pairs]).map((pair) => (
+                <option value={pair}>{pairLabel(pair)}</option>
+              ))}
+            </select>
+          </Field>
+          <div class="field-row">
+            <Field label={`Lower price (${quote})`} name="lower_price" errors={errors}>
+              {input('lower_price', { inputMode: 'decimal' })}
+            </Field>
+            <Field label={`Upper price (${quote})`} name="upper_price" errors={errors}>
+              {input('upper_price', { inputMode: 'decimal' })}
+            </Field>
+          </div>
+          <div class="field-row">
+            <Field label="Lines" name="grids_quantity" errors={errors} hint="2 to 201">
+              {input('grids_quantity', { inputMode: 'numeric' })}
+            </Field>
+            <Field label={`Amount per line (${base})`} name="quantity_per_grid" errors={errors}>
+              {input('quantity_per_grid', { inputMode: 'decimal' })}
+            </Field>
+          </div>
+          <Field label="Spacing" name="grid_type" errors={errors}>
+            <select id="grid_type" name="grid_type" value={values.grid_type} onChange={set('grid_type')}>
+              <option value="arithmetic">Arithmetic (equal distance)</option>
+              <option value="geometric">Geometric (equal ratio)</option>
+            </select>
+          </Field>
+          <div class="field-row">
+            <Field label="Stop loss below" name="lower_stop_loss_price" errors={errors} hint="Empty: none">
+              {input('lower_stop_loss_price', { inputMode: 'decimal' })}
+            </Field>
+            <Field label="Stop loss above" name="upper_stop_loss_price" errors={errors} hint="Empty: none">
+              {input('upper_stop_loss_price', { inputMode: 'decimal' })}
+            </Field>
+          </div>
+          <label class="check">
+            <input type="checkbox" name="ignore_warnings" checked={values.ignore_warnings} onChange={set('ignore_warnings')} />
+            Start even if the account lacks funds or the step does not cover the fees
+          </label>
+          <OtherFieldErrors errors={errors} shown={SHOWN_FIELDS} />
+          {submitError && Object.keys(submitError.fields).length === 0 && <ErrorNote error={submitError} />}
+          <div class="actions">
+            <button type="submit" disabled={busy}>
+              {busy ? 'Saving…' : id === undefined ? 'Create and start' : 'Save'}
+            </button>
+            <a class="button secondary" href={id === undefined ? '#/' : `#/grid-bots/${id}`}>
+              Cancel
+            </a>
+          </div>
+        </form>
+        <section class="panel preview" aria-label="Preview">
+          <header class="panel-header">
+            <h2>Preview</h2>
+            {rates && (
+              <span class="muted">
+                price {formatStep(rates.last, rates.priceStep)} {quote}
+              </span>
+            )}
+          </header>
+          {typeof preview === 'string' ? (
+            <p class="muted">{preview}</p>
+          ) : (
+            <>
+              <PriceChart
+                candles={candles}
+                lines={preview.lines.map((line) => ({
+                  price: line.price,
+                  color: line.side === 'buy' ? COLORS.up : line.side === 'sell' ? COLORS.down : COLORS.muted,
+                  title: line.side ?? '',
+                  dashed: line.side === null,
+                }))}
+                fills={[]}
+                priceStep={rates?.priceStep}
+                label="Preview of the grid lines"
+              />
+              <dl class="settings" data-testid="preview-required">
+                <dt>Buy lines</dt>
+                <dd>{preview.lines.filter((line) => line.side === 'buy').length}</dd>
+                <dt>Sell lines</dt>
+                <dd>{preview.lines.filter((line) => line.side === 'sell').length}</dd>
+                <dt>Needs</dt>
+                <dd>
+                  {preview.base} {base} + {formatAmount(preview.quote)} {quote}
+                </dd>
+              </dl>
+            </>
+          )}
+        </section>
+      </div>
+    </section>
+  );
+}
