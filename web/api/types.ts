@@ -127,10 +127,38 @@ export interface DcaBot {
   account_name: string;
   pairs: string[];
   is_enabled: boolean;
+  strategy: string;
   active_deals_count: number;
   active_deals_usd_profit: string;
   finished_deals_profit_usd: string;
   finished_deals_count: string;
+  max_active_deals: number;
+  base_order_volume: string;
+  base_order_volume_type: string;
+  safety_order_volume: string;
+  safety_order_step_percentage: string;
+  max_safety_orders: number;
+  active_safety_orders_count: number;
+  martingale_volume_coefficient: string;
+  martingale_step_coefficient: string;
+  take_profit: string;
+  take_profit_type: string;
+  stop_loss_percentage: string;
+  created_at: string;
+  active_deals?: Deal[];
+}
+
+export interface DealsStats {
+  active: number;
+  completed: number;
+  panic_sold: number;
+  completed_deals_usd_profit: string;
+  active_deals_usd_profit: string;
+  funds_locked_in_active_deals: string;
+}
+
+export interface ProfitByDay {
+  data: Array<{ s_date: string; unix_timestamp: number; profit: { usd: string } }>;
 }
 
 export interface Deal {
@@ -143,6 +171,12 @@ export interface Deal {
   created_at: string;
   closed_at: string | null;
   bought_average_price: string;
+  base_order_average_price: string;
+  bought_amount: string;
+  bought_volume: string;
+  completed_safety_orders_count: number;
+  max_safety_orders: number;
+  take_profit: string;
   take_profit_price: string | null;
   stop_loss_price: string | null;
   current_price: string;
@@ -151,15 +185,66 @@ export interface Deal {
   final_profit: string;
   actual_profit: string;
   'finished?': boolean;
+  'cancellable?': boolean;
+  'panic_sellable?': boolean;
+  from_currency: string;
+  to_currency: string;
+  account_id: number;
+}
+
+interface Status {
+  type: string;
+  title: string;
+}
+
+export interface TakeProfitStep {
+  id: number;
+  order_type: string;
+  price: { value: string | null; percent: string | null };
+  volume: string;
+  trailing: { enabled: boolean; percent: string | null };
+  status: Status;
 }
 
 export interface SmartTrade {
   id: number;
   pair: string;
-  account: { id: number; name: string };
-  status: { type: string; title: string };
-  profit: { usd: string | null; percent: string | null } | null;
-  data: { created_at?: string; current_price: { last: string } };
+  note: string;
+  account: { id: number; name: string; type: string };
+  status: Status;
+  position: { type: 'buy' | 'sell'; order_type: string; units: { value: string }; price: { value: string | null }; status: Status };
+  take_profit: { enabled: boolean; steps: TakeProfitStep[] };
+  stop_loss: {
+    enabled: boolean;
+    order_type?: string;
+    conditional?: { price: { value: string | null; percent: string | null }; trailing: { enabled: boolean; percent: string | null } };
+    status?: Status;
+  };
+  profit: { volume: string | null; usd: string | null; percent: string | null } | null;
+  data: {
+    created_at: string;
+    closed_at: string | null;
+    current_price: { last: string };
+    average_enter_price: string | null;
+    average_close_price: string | null;
+    panic_sell_available: boolean;
+    add_funds_available: boolean;
+    reduce_funds_available: boolean;
+    cancel_available: boolean;
+    finished: boolean;
+    entered_amount: string;
+    orderbook_price_currency: string;
+  };
+}
+
+export interface SmartTradePart {
+  id: number;
+  order_side: 'buy' | 'sell';
+  realised_amount: string;
+  realised_price: string | null;
+  trade_purpose: string;
+  status: string;
+  updated_at: string;
 }
 
 export interface BotsStats {

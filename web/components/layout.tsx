@@ -5,6 +5,8 @@ import { REFRESH_CHOICES } from '../lib/use-poll.ts';
 const NAV = [
   ['#/', 'Overview'],
   ['#/grid-bots/new', 'New grid bot'],
+  ['#/dca-bots/new', 'New DCA bot'],
+  ['#/smart-trades/new', 'New SmartTrade'],
 ];
 
 export function Layout({ children, path }: { children: ComponentChildren; path: string }) {

@@ -1,5 +1,6 @@
-/** A titled block of a page, and a plain data table. */
+/** A titled block of a page, a headline figure, and a plain data table. */
 import type { ComponentChildren } from 'preact';
+import { profitClass } from '../lib/format.ts';
 import type { Section } from '../lib/settle.ts';
 import { ErrorNote } from './status.tsx';
 
@@ -37,6 +38,18 @@ export function Table({ head, rows, empty }: { head: string[]; rows: ComponentCh
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** A headline number; `tone` colours it as a profit or a loss. */
+export function Figure(props: { label: string; value: string; tone?: string | number | null | undefined; testId?: string }) {
+  return (
+    <div class="figure">
+      <dt>{props.label}</dt>
+      <dd class={profitClass(props.tone)} data-testid={props.testId}>
+        {props.value}
+      </dd>
     </div>
   );
 }

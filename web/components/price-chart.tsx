@@ -4,6 +4,7 @@
  * the person scrolled to. Times arrive as UTC seconds and are drawn in the browser's zone.
  */
 import {
+  type AutoscaleInfo,
   CandlestickSeries,
   createChart,
   createSeriesMarkers,
@@ -47,12 +48,16 @@ interface Props {
   fills: ChartFill[];
   priceStep: string | undefined;
   label: string;
+  /** A new value (another pair or interval) fits the view to the data again. */
+  viewKey?: string;
 }
 
-export function PriceChart({ candles, lines, fills, priceStep, label }: Props) {
+export function PriceChart({ candles, lines, fills, priceStep, label, viewKey = '' }: Props) {
   const container = useRef<HTMLDivElement>(null);
-  const chart = useRef<{ api: IChartApi; series: ISeriesApi<'Candlestick'>; markers: ISeriesMarkersPluginApi<Time>; fitted: boolean }>();
+  const chart = useRef<{ api: IChartApi; series: ISeriesApi<'Candlestick'>; markers: ISeriesMarkersPluginApi<Time>; fitted: string | undefined }>();
   const priceLines = useRef<IPriceLine[]>([]);
+  /** The lines' prices, which the price scale widens to show even when the candles stay far from them. */
+  const linePrices = useRef<number[]>([]);
 
   useEffect(() => {
     const api = createChart(container.current!, { ...CHART_LAYOUT, autoSize: true });
@@ -62,8 +67,16 @@ export function PriceChart({ candles, lines, fills, priceStep, label }: Props) {
       wickUpColor: COLORS.up,
       wickDownColor: COLORS.down,
       borderVisible: false,
+      autoscaleInfoProvider: (candleRange: () => AutoscaleInfo | null) => {
+        const found = candleRange();
+        const prices = linePrices.current;
+        if (prices.length === 0) return found;
+        const min = Math.min(...prices, found?.priceRange?.minValue ?? Infinity);
+        const max = Math.max(...prices, found?.priceRange?.maxValue ?? -Infinity);
+        return { ...found, priceRange: { minValue: min, maxValue: max } };
+      },
     });
-    chart.current = { api, series, markers: createSeriesMarkers(series, []), fitted: false };
+    chart.current = { api, series, markers: createSeriesMarkers(series, []), fitted: undefined };
     return () => {
       api.remove();
       chart.current = undefined;
@@ -78,14 +91,15 @@ export function PriceChart({ candles, lines, fills, priceStep, label }: Props) {
       candles.map((c) => ({ time: chartTime(c.time) as UTCTimestamp, open: +c.open, high: +c.high, low: +c.low, close: +c.close })),
     );
     current.markers.setMarkers(fillMarkers(fills, candles));
-    if (!current.fitted && candles.length > 0) {
+    if (current.fitted !== viewKey && candles.length > 0) {
       current.api.timeScale().fitContent();
-      current.fitted = true;
+      current.fitted = viewKey;
     }
-  }, [candles, fills, priceStep]);
+  }, [candles, fills, priceStep, viewKey]);
 
   useEffect(() => {
     const series = chart.current!.series;
+    linePrices.current = lines.map((line) => Number(line.price));
     for (const line of priceLines.current) series.removePriceLine(line);
     priceLines.current = lines.map((line) =>
       series.createPriceLine({
@@ -97,6 +111,7 @@ export function PriceChart({ candles, lines, fills, priceStep, label }: Props) {
         title: line.title,
       }),
     );
+    chart.current!.api.priceScale('right').applyOptions({ autoScale: true });
   }, [lines]);
 
   return (

@@ -3,13 +3,13 @@
  * may have changed: the bot itself every time, its candles from the last one on, and its orders,
  * profits and events only when the bot's volumes, lines or status moved.
  */
-import { type ApiClient, publicGet } from '../api/client.ts';
+import type { ApiClient } from '../api/client.ts';
 import type { BotEvent, Candle, CurrencyRates, GridBot, GridMarketOrders, GridProfit, MarketOrder, RequiredBalances } from '../api/types.ts';
+import { CandleCache, currencyRates } from '../lib/candles.ts';
 import { type Section, settle } from '../lib/settle.ts';
 
 const ORDER_PAGE = 1000;
 const EVENT_PAGE = 100;
-export const CANDLE_LIMIT = 1500;
 
 export interface GridBotData {
   bot: GridBot;
@@ -28,7 +28,7 @@ export interface GridBotData {
 export class GridBotFeed {
   private last: GridBotData | undefined;
   private version = '';
-  private interval = '';
+  private readonly candleCache = new CandleCache();
   private eventPages = 1;
 
   constructor(
@@ -41,8 +41,8 @@ export class GridBotFeed {
     const version = botVersion(bot);
     const changed = version !== this.version || !this.last;
     const [rates, candles] = await Promise.all([
-      this.last?.rates ?? this.rates(bot.pair, signal),
-      this.candles(bot.pair, interval, signal),
+      this.last?.rates ?? currencyRates('paper_trading', bot.pair, signal),
+      this.candleCache.load(bot.pair, interval, signal),
     ]);
     let data: GridBotData;
     if (changed) {
@@ -65,25 +65,6 @@ export class GridBotFeed {
   private async required(bot: GridBot, signal: AbortSignal): Promise<Section<RequiredBalances> | undefined> {
     if (!bot.is_enabled) return undefined;
     return settle(this.client.get<RequiredBalances>(`/ver1/grid_bots/${this.id}/required_balances`, { signal }), signal);
-  }
-
-  private async rates(pair: string, signal: AbortSignal): Promise<CurrencyRates | undefined> {
-    const found = await settle(publicGet<CurrencyRates>('/ver1/accounts/currency_rates', { market_code: 'paper_trading', pair }, signal), signal);
-    return found.ok ? found.value : undefined;
-  }
-
-  /** Candles after the last one held; the last one again, as it may still be forming. */
-  private async candles(pair: string, interval: string, signal: AbortSignal): Promise<Candle[]> {
-    const held = this.interval === interval ? (this.last?.candles ?? []) : [];
-    this.interval = interval;
-    const from = held.at(-1)?.time;
-    const fresh = await publicGet<Candle[]>(
-      '/ext/paper/candles',
-      { pair, interval, limit: CANDLE_LIMIT, ...(from === undefined ? {} : { from }) },
-      signal,
-    );
-    const kept = from === undefined ? [] : held.filter((candle) => candle.time < from);
-    return [...kept, ...fresh].slice(-CANDLE_LIMIT);
   }
 
   private async orders(signal: AbortSignal): Promise<GridMarketOrders> {

@@ -2,23 +2,20 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { publicGet } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
-import type { Account, Candle, CurrencyRates, GridBot } from '../api/types.ts';
+import type { Candle, GridBot } from '../api/types.ts';
 import { useApp } from '../app-context.ts';
 import { COLORS } from '../components/chart-theme.ts';
 import { Field, OtherFieldErrors } from '../components/form-field.tsx';
+import { MarketFields } from '../components/market-fields.tsx';
 import { PriceChart } from '../components/price-chart.tsx';
 import { ErrorNote } from '../components/status.tsx';
-import { formatAmount, formatStep, pairLabel, pairParts } from '../lib/format.ts';
+import { formatAmount, formatStep, pairParts } from '../lib/format.ts';
 import { navigate } from '../lib/router.ts';
+import { useForm } from '../lib/use-form.ts';
+import { useMarketChoices } from '../lib/use-market-choices.ts';
 import { gridPreview } from './grid-preview.ts';
 
-function withoutField(error: ApiError, name: string): ApiError | undefined {
-  if (!(name in error.fields)) return error;
-  const { [name]: _dropped, ...fields } = error.fields;
-  return Object.keys(fields).length === 0 ? undefined : new ApiError(error.message, error.status, error.code, fields);
-}
-
-interface FormValues {
+type FormValues = {
   name: string;
   account_id: string;
   pair: string;
@@ -30,7 +27,7 @@ interface FormValues {
   lower_stop_loss_price: string;
   upper_stop_loss_price: string;
   ignore_warnings: boolean;
-}
+};
 
 const EMPTY: FormValues = {
   name: '',
@@ -50,29 +47,18 @@ const SHOWN_FIELDS = Object.keys(EMPTY).concat(['lower_stop_loss_enabled', 'uppe
 
 export function GridBotForm({ id }: { id?: number }) {
   const { client } = useApp();
-  const [values, setValues] = useState<FormValues>(EMPTY);
-  const [accounts, setAccounts] = useState<Account[]>([]);
-  const [pairs, setPairs] = useState<string[]>([]);
-  const [rates, setRates] = useState<CurrencyRates>();
+  const { values, setValues, set, submit, error: submitError, busy } = useForm<FormValues>(EMPTY);
+  const { accounts, account, marketCode, pairChoices, rates, error: choicesError } = useMarketChoices(values.account_id, values.pair);
   const [candles, setCandles] = useState<Candle[]>([]);
   const [loadError, setLoadError] = useState<ApiError>();
-  const [submitError, setSubmitError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
-  const set = (name: keyof FormValues) => (event: Event) => {
-    const input = event.currentTarget as HTMLInputElement;
-    setValues((previous) => ({ ...previous, [name]: input.type === 'checkbox' ? input.checked : input.value }));
-    // A field's message stays until the field changes: then it may no longer hold.
-    setSubmitError((previous) => previous && withoutField(previous, name));
-  };
 
   useEffect(() => {
+    if (id === undefined && account && values.account_id === '') setValues((previous) => ({ ...previous, account_id: String(account.id) }));
+  }, [account]);
+
+  useEffect(() => {
+    if (id === undefined) return;
     const load = async () => {
-      const list = await client.get<Account[]>('/ver1/accounts');
-      setAccounts(list);
-      if (id === undefined) {
-        setValues((previous) => ({ ...previous, account_id: previous.account_id || String(list[0]?.id ?? '') }));
-        return;
-      }
       const bot = await client.get<GridBot>(`/ver1/grid_bots/${id}`);
       setValues({
         name: bot.name,
@@ -91,21 +77,8 @@ export function GridBotForm({ id }: { id?: number }) {
     load().catch((error: unknown) => setLoadError(error instanceof ApiError ? error : undefined));
   }, [client, id]);
 
-  const account = accounts.find((candidate) => String(candidate.id) === values.account_id);
-  const marketCode = account?.market_code ?? 'paper_trading';
-
   useEffect(() => {
-    publicGet<string[]>('/ver1/accounts/market_pairs', { market_code: marketCode })
-      .then(setPairs)
-      .catch(() => setPairs([]));
-  }, [marketCode]);
-
-  useEffect(() => {
-    setRates(undefined);
     setCandles([]);
-    publicGet<CurrencyRates>('/ver1/accounts/currency_rates', { market_code: marketCode, pair: values.pair })
-      .then(setRates)
-      .catch(() => undefined);
     if (marketCode === 'paper_trading') {
       publicGet<Candle[]>('/ext/paper/candles', { pair: values.pair, interval: '5m', limit: 300 })
         .then(setCandles)
@@ -130,10 +103,7 @@ export function GridBotForm({ id }: { id?: number }) {
     [values, rates],
   );
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setSubmitError(undefined);
+  const save = submit(async () => {
     const body = {
       ...(values.name.trim() === '' ? {} : { name: values.name.trim() }),
       upper_price: values.upper_price,
@@ -147,18 +117,12 @@ export function GridBotForm({ id }: { id?: number }) {
       ...(values.upper_stop_loss_price === '' ? {} : { upper_stop_loss_price: values.upper_stop_loss_price }),
       ignore_warnings: values.ignore_warnings,
     };
-    try {
-      const bot =
-        id === undefined
-          ? await client.post<GridBot>('/ver1/grid_bots/manual', { ...body, account_id: values.account_id, pair: values.pair })
-          : await client.patch<GridBot>(`/ver1/grid_bots/${id}/manual`, body);
-      navigate(`/grid-bots/${bot.id}`);
-    } catch (error) {
-      setSubmitError(error instanceof ApiError ? error : new ApiError('Saving failed unexpectedly.', 0, 'client_error'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    const bot =
+      id === undefined
+        ? await client.post<GridBot>('/ver1/grid_bots/manual', { ...body, account_id: values.account_id, pair: values.pair })
+        : await client.patch<GridBot>(`/ver1/grid_bots/${id}/manual`, body);
+    navigate(`/grid-bots/${bot.id}`);
+  });
 
   const errors = submitError?.fields;
   const { base, quote } = pairParts(values.pair);
@@ -179,26 +143,22 @@ export function GridBotForm({ id }: { id?: number }) {
       <header class="page-header">
         <h1>{id === undefined ? 'New grid bot' : `Edit grid bot #${id}`}</h1>
       </header>
-      <ErrorNote error={loadError} />
+      <ErrorNote error={loadError ?? choicesError} />
       <div class="form-layout">
-        <form class="panel form" onSubmit={submit} noValidate>
+        <form class="panel form" onSubmit={save} noValidate>
           <Field label="Name" name="name" errors={errors} hint="Optional">
             {input('name', { maxLength: 40 })}
           </Field>
-          <Field label="Account" name="account_id" errors={errors}>
-            <select id="account_id" name="account_id" value={values.account_id} onChange={set('account_id')} disabled={id !== undefined}>
-              {accounts.map((option) => (
-                <option value={String(option.id)}>{option.name}</option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Pair" name="pair" errors={errors}>
-            <select id="pair" name="pair" value={values.pair} onChange={set('pair')} disabled={id !== undefined}>
-              {(pairs.includes(values.pair) ? pairs : [values.pair, ...pairs]).map((pair) => (
-                <option value={pair}>{pairLabel(pair)}</option>
-              ))}
-            </select>
-          </Field>
+          <MarketFields
+            accounts={accounts}
+            pairChoices={pairChoices}
+            accountId={values.account_id}
+            pair={values.pair}
+            errors={errors}
+            onAccount={set('account_id')}
+            onPair={set('pair')}
+            disabled={id !== undefined}
+          />
           <div class="field-row">
             <Field label={`Lower price (${quote})`} name="lower_price" errors={errors}>
               {input('lower_price', { inputMode: 'decimal' })}

@@ -1,19 +1,19 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../api/errors.ts';
 import type { GridBot, GridProfit, MarketOrder, RequiredBalances } from '../api/types.ts';
 import type { Section } from '../lib/settle.ts';
 import { useApp } from '../app-context.ts';
 import { COLORS } from '../components/chart-theme.ts';
-import { SectionOf, Table } from '../components/panel.tsx';
+import { Figure, SectionOf, Table } from '../components/panel.tsx';
 import { type ChartFill, type ChartLine, PriceChart } from '../components/price-chart.tsx';
 import { type SeriesPoint, SeriesChart } from '../components/series-chart.tsx';
 import { ErrorNote, Freshness } from '../components/status.tsx';
-import { formatAmount, formatStep, formatTime, pairLabel, pairParts, profitClass } from '../lib/format.ts';
+import { formatAmount, formatStep, formatTime, pairLabel, pairParts } from '../lib/format.ts';
+import { CANDLE_INTERVALS } from '../lib/candles.ts';
+import { filledOrders, toFill } from '../lib/orders.ts';
 import { navigate } from '../lib/router.ts';
+import { useAction } from '../lib/use-action.ts';
 import { usePoll } from '../lib/use-poll.ts';
 import { GridBotFeed } from './grid-bot-data.ts';
-
-const INTERVALS = ['1m', '5m', '15m', '1h', '4h'];
 
 export function GridBotPage({ id }: { id: number }) {
   const { client } = useApp();
@@ -56,32 +56,11 @@ export function GridBotPage({ id }: { id: number }) {
       <GridBotActions bot={bot} onDone={() => void polled.reload()} />
       {bot.error && <p class="error-note">{bot.error}</p>}
       <dl class="figures">
-        <div class="figure">
-          <dt>Price</dt>
-          <dd>
-            {price(bot.current_price)} {quote}
-          </dd>
-        </div>
-        <div class="figure">
-          <dt>Grid profit</dt>
-          <dd class={profitClass(bot.current_profit)} data-testid="grid-profit">
-            {formatAmount(bot.current_profit)} {quote}
-          </dd>
-        </div>
-        <div class="figure">
-          <dt>Profit USD</dt>
-          <dd class={profitClass(bot.current_profit_usd)}>{formatAmount(bot.current_profit_usd, 2)}</dd>
-        </div>
-        <div class="figure">
-          <dt>Cycles</dt>
-          <dd data-testid="grid-cycles">{bot.total_profits_count}</dd>
-        </div>
-        <div class="figure">
-          <dt>Unrealised</dt>
-          <dd class={profitClass(bot.unrealized_profit_loss)}>
-            {formatAmount(bot.unrealized_profit_loss)} {quote}
-          </dd>
-        </div>
+        <Figure label="Price" value={`${price(bot.current_price)} ${quote}`} />
+        <Figure label="Grid profit" value={`${formatAmount(bot.current_profit)} ${quote}`} tone={bot.current_profit} testId="grid-profit" />
+        <Figure label="Profit USD" value={formatAmount(bot.current_profit_usd, 2)} tone={bot.current_profit_usd} />
+        <Figure label="Cycles" value={bot.total_profits_count} testId="grid-cycles" />
+        <Figure label="Unrealised" value={`${formatAmount(bot.unrealized_profit_loss)} ${quote}`} tone={bot.unrealized_profit_loss} />
       </dl>
       <section class="panel" aria-label="Price chart">
         <header class="panel-header">
@@ -91,13 +70,13 @@ export function GridBotPage({ id }: { id: number }) {
           <label class="inline">
             Interval{' '}
             <select value={candleInterval} onChange={(event) => setCandleInterval(event.currentTarget.value)}>
-              {INTERVALS.map((value) => (
+              {CANDLE_INTERVALS.map((value) => (
                 <option value={value}>{value}</option>
               ))}
             </select>
           </label>
         </header>
-        <PriceChart candles={data.candles} lines={lines} fills={fills} priceStep={rates?.priceStep} label={`${bot.pair} candles`} />
+        <PriceChart candles={data.candles} lines={lines} fills={fills} priceStep={rates?.priceStep} label={`${bot.pair} candles`} viewKey={candleInterval} />
         <p class="legend">
           <span class="swatch buy" /> buy line · <span class="swatch sell" /> sell line · dashed: no order placed · ▲ buy fills · ▼ sell fills
         </p>
@@ -201,20 +180,7 @@ export function GridBotPage({ id }: { id: number }) {
 
 function GridBotActions({ bot, onDone }: { bot: GridBot; onDone(): void }) {
   const { client } = useApp();
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
-  const act = async (work: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await work();
-      onDone();
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError('The action failed unexpectedly.', 0, 'client_error'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run: act } = useAction(onDone);
   const remove = () =>
     act(async () => {
       if (!confirm(`Delete ${bot.name}? Its orders are cancelled and its history is deleted.`)) return;
@@ -258,12 +224,6 @@ function OrderTable(props: { orders: MarketOrder[]; price(value: string): string
   );
 }
 
-const filledOrders = (orders: MarketOrder[]) => orders.filter((order) => order.status_string === 'Filled');
-
-const toFill = (order: MarketOrder): ChartFill => ({
-  time: Math.floor(Date.parse(order.updated_at) / 1000),
-  side: order.order_type === 'BUY' ? 'buy' : 'sell',
-});
 
 function chartLines(bot: GridBot): ChartLine[] {
   const lines: ChartLine[] = bot.grid_lines.map((line) => ({

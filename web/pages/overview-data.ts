@@ -1,6 +1,6 @@
 /**
- * What the overview shows, from the public API: accounts of both modes, the running automations
- * of the chosen mode, and profit booked per local day by grid bots (their profit rows) and DCA
+ * What the overview shows, from the public API: accounts of both modes, the automations of the
+ * chosen mode, and profit booked per local day by grid bots (their profit rows) and DCA
  * deals (closed deals), in USD.
  */
 import type { ApiClient, Mode } from '../api/client.ts';
@@ -33,7 +33,7 @@ export async function loadOverview(client: ApiClient, signal: AbortSignal): Prom
   const [accounts, gridBots, dcaBots, deals, smartTrades, closedDeals, stats] = await Promise.all([
     settle(loadAccounts(client, signal), signal),
     settle(client.get<GridBot[]>('/ver1/grid_bots', { query: { limit: 1000 }, signal }), signal),
-    settle(client.get<DcaBot[]>('/ver1/bots', { query: { scope: 'enabled', limit: 100 }, signal }), signal),
+    settle(client.get<DcaBot[]>('/ver1/bots', { query: { limit: 100 }, signal }), signal),
     settle(client.get<Deal[]>('/ver1/deals', { query: { scope: 'active', limit: 1000 }, signal }), signal),
     settle(client.get<SmartTrade[]>('/v2/smart_trades', { query: { status: 'active', per_page: 100 }, signal }), signal),
     settle(client.get<Deal[]>('/ver1/deals', { query: { scope: 'finished', limit: 1000, from: since.toISOString() }, signal }), signal),

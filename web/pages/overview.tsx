@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { useApp } from '../app-context.ts';
 import { type SeriesPoint, SeriesChart } from '../components/series-chart.tsx';
-import { SectionOf, Table } from '../components/panel.tsx';
+import { Figure, SectionOf, Table } from '../components/panel.tsx';
 import { ErrorNote, Freshness } from '../components/status.tsx';
 import { formatAmount, formatSigned, formatTime, pairLabel, profitClass } from '../lib/format.ts';
 import { usePoll } from '../lib/use-poll.ts';
@@ -24,9 +24,9 @@ export function OverviewPage() {
           <SectionOf title="Profit" section={data.totals}>
             {(totals) => (
               <dl class="figures">
-                <Figure label="Today" usd={totals.today} />
-                <Figure label="7 days" usd={totals.week} />
-                <Figure label="Total" usd={totals.total} />
+                <Figure label="Today" value={`${formatSigned(totals.today)} USD`} tone={totals.today} />
+                <Figure label="7 days" value={`${formatSigned(totals.week)} USD`} tone={totals.week} />
+                <Figure label="Total" value={`${formatSigned(totals.total)} USD`} tone={totals.total} />
               </dl>
             )}
           </SectionOf>
@@ -91,14 +91,15 @@ export function OverviewPage() {
               />
             )}
           </SectionOf>
-          <SectionOf title="DCA bots, enabled" section={data.dcaBots}>
+          <SectionOf title={`DCA bots (${session.mode})`} section={data.dcaBots} action={<a href="#/dca-bots/new">New DCA bot</a>}>
             {(bots) => (
               <Table
-                empty="No enabled DCA bots."
-                head={['Bot', 'Pairs', 'Active deals', 'Active profit USD', 'Closed profit USD']}
+                empty="No DCA bots yet."
+                head={['Bot', 'Pairs', 'Status', 'Active deals', 'Active profit USD', 'Closed profit USD']}
                 rows={bots.map((bot) => [
-                  bot.name,
+                  <a href={`#/dca-bots/${bot.id}`}>{bot.name}</a>,
                   bot.pairs.map(pairLabel).join(', '),
+                  bot.is_enabled ? 'enabled' : 'disabled',
                   String(bot.active_deals_count),
                   <span class={profitClass(bot.active_deals_usd_profit)}>{formatAmount(bot.active_deals_usd_profit, 2)}</span>,
                   <span class={profitClass(bot.finished_deals_profit_usd)}>{formatAmount(bot.finished_deals_profit_usd, 2)}</span>,
@@ -112,8 +113,8 @@ export function OverviewPage() {
                 empty="No active deals."
                 head={['Deal', 'Bot', 'Pair', 'Status', 'Opened', 'Profit USD']}
                 rows={deals.map((deal) => [
-                  `#${deal.id}`,
-                  deal.bot_name,
+                  <a href={`#/deals/${deal.id}`}>#{deal.id}</a>,
+                  <a href={`#/dca-bots/${deal.bot_id}`}>{deal.bot_name}</a>,
                   pairLabel(deal.pair),
                   deal.localized_status,
                   formatTime(deal.created_at),
@@ -122,13 +123,13 @@ export function OverviewPage() {
               />
             )}
           </SectionOf>
-          <SectionOf title="Active SmartTrades" section={data.smartTrades}>
+          <SectionOf title="Active SmartTrades" section={data.smartTrades} action={<a href="#/smart-trades/new">New SmartTrade</a>}>
             {(trades) => (
               <Table
                 empty="No active SmartTrades."
                 head={['Trade', 'Pair', 'Status', 'Price', 'Profit USD', 'Profit %']}
                 rows={trades.map((trade) => [
-                  `#${trade.id}`,
+                  <a href={`#/smart-trades/${trade.id}`}>#{trade.id}</a>,
                   pairLabel(trade.pair),
                   trade.status.title,
                   formatAmount(trade.data.current_price.last),
@@ -141,15 +142,6 @@ export function OverviewPage() {
         </>
       )}
     </section>
-  );
-}
-
-function Figure({ label, usd }: { label: string; usd: number }) {
-  return (
-    <div class="figure">
-      <dt>{label}</dt>
-      <dd class={profitClass(usd)}>{formatSigned(usd)} USD</dd>
-    </div>
   );
 }
 
