@@ -5,10 +5,15 @@ import { ApiClient, loadSession, type Mode, type Session, saveSession } from './
 import { AppContext, type AppState } from './app-context.ts';
 import { Layout } from './components/layout.tsx';
 import { match, useHashPath } from './lib/router.ts';
+import { DcaBotForm } from './pages/dca-bot-form.tsx';
+import { DcaBotPage } from './pages/dca-bot.tsx';
+import { DealPage } from './pages/deal.tsx';
 import { GridBotForm } from './pages/grid-bot-form.tsx';
 import { GridBotPage } from './pages/grid-bot.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
+import { SmartTradeForm } from './pages/smart-trade-form.tsx';
+import { SmartTradePage } from './pages/smart-trade.tsx';
 
 function App() {
   const [session, setSession] = useState<Session | undefined>(loadSession);
@@ -42,8 +47,13 @@ function Page({ path }: { path: string }) {
   let params: Record<string, string> | undefined;
   if (path === '/') return <OverviewPage />;
   if (path === '/grid-bots/new') return <GridBotForm />;
+  if (path === '/dca-bots/new') return <DcaBotForm />;
+  if (path === '/smart-trades/new') return <SmartTradeForm />;
   if ((params = match('/grid-bots/:id/edit', path))) return <GridBotForm id={Number(params.id)} />;
   if ((params = match('/grid-bots/:id', path))) return <GridBotPage id={Number(params.id)} />;
+  if ((params = match('/dca-bots/:id', path))) return <DcaBotPage id={Number(params.id)} />;
+  if ((params = match('/deals/:id', path))) return <DealPage id={Number(params.id)} />;
+  if ((params = match('/smart-trades/:id', path))) return <SmartTradePage id={Number(params.id)} />;
   return (
     <section>
       <h1>Not found</h1>
