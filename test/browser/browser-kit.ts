@@ -36,6 +36,8 @@ export interface WatchedPage {
 
 export async function watchedPage(browser: Browser, baseUrl: string, viewport = { width: 1280, height: 800 }): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport, baseURL: baseUrl });
+  // Waits end when the page gets there; the limit only catches a page that never does, on a busy machine too.
+  context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const problems: string[] = [];
   let expected: Array<{ status: number; pattern: RegExp }> = [];
@@ -50,6 +52,8 @@ export async function watchedPage(browser: Browser, baseUrl: string, viewport = 
     // A poll cut short by leaving the page is aborted on purpose.
     if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`${request.url()} failed: ${request.failure()?.errorText}`);
   });
+  // The page asks before it closes or deletes anything; the tests mean it.
+  page.on('dialog', (dialog) => void dialog.accept());
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() !== 'error') return;

@@ -35,11 +35,11 @@ describe('dashboard in chromium', { skip: missing }, () => {
     await page.getByLabel('Secret').fill(credentials.secret);
     await page.getByRole('button', { name: 'Sign in' }).click();
   };
-  const ticks = async (prices: string[], startAt?: number) => {
+  const ticks = async (prices: string[], startAt?: number, pair = 'USDT_BTC') => {
     const response = await postTicks(
       t,
       admin,
-      prices.map((price, index) => ({ pair: 'USDT_BTC', price, ...(startAt === undefined ? {} : { at: new Date(startAt + index * 20_000).toISOString() }) })),
+      prices.map((price, index) => ({ pair, price, ...(startAt === undefined ? {} : { at: new Date(startAt + index * 20_000).toISOString() }) })),
     );
     assert.equal(response.status, 200, response.text);
   };
@@ -51,6 +51,7 @@ describe('dashboard in chromium', { skip: missing }, () => {
     // Forty minutes of history for the candles, three prices a minute, ending now.
     const history = Array.from({ length: 120 }, (_, i) => String(60000 + Math.round(Math.sin(i / 12) * 600 + ((i * 37) % 7) * 40 - 120)));
     await ticks(history, Date.now() - 40 * 60_000);
+    assert.equal((await postTicks(t, admin, [{ pair: 'USDT_ETH', price: '3000', at: new Date(Date.now() - 30 * 60_000).toISOString() }])).status, 200);
   });
 
   after(async () => {
@@ -117,6 +118,48 @@ describe('dashboard in chromium', { skip: missing }, () => {
     await page.getByRole('region', { name: /Grid bots/ }).getByRole('link', { name: 'USDT_BTC Grid Bot' }).waitFor();
     await page.getByRole('region', { name: 'Profit' }).getByText('Total').waitFor();
     await watched.screenshot('overview');
+    assert.deepEqual(watched.problems, []);
+  });
+
+  it('creates a DCA bot and a SmartTrade and shows their deal and targets on the chart', async () => {
+    const watched = await open();
+    const { page } = watched;
+    await signIn(watched, await key('bob', ['BOTS_READ', 'BOTS_WRITE', 'ACCOUNTS_READ', 'SMART_TRADES_READ', 'SMART_TRADES_WRITE'], 'tl1'));
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('combobox', { name: 'Refresh' }).selectOption('2000');
+
+    await page.getByRole('link', { name: 'New DCA bot' }).first().click();
+    await page.getByLabel('Take profit %').fill('2');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/#\/dca-bots\/\d+$/);
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('region', { name: 'Deals' }).getByRole('link', { name: /^#\d+$/ }).click();
+    await page.waitForURL(/#\/deals\/\d+$/);
+    await page.getByRole('cell', { name: 'Base' }).waitFor();
+    await ticks(['2960'], undefined, 'USDT_ETH');
+    await page.getByRole('cell', { name: 'Safety' }).first().waitFor();
+    await page.getByRole('row').filter({ hasText: 'Safety' }).filter({ hasText: 'Filled' }).waitFor();
+    await watched.screenshot('deal');
+    await page.getByRole('link', { name: 'USDT_ETH DCA' }).click();
+    await page.getByRole('region', { name: 'Deals' }).getByRole('cell', { name: 'Active' }).waitFor();
+    await watched.screenshot('dca-bot');
+
+    await page.getByRole('link', { name: 'New SmartTrade' }).first().click();
+    await page.getByLabel('Units (BTC)').fill('0');
+    await page.getByLabel('Take profit at (USDT)').fill('62000');
+    await page.getByLabel('Stop loss at (USDT)').fill('58000');
+    watched.expect(400, /smart_trades$/);
+    await page.getByRole('button', { name: 'Place SmartTrade' }).click();
+    assert.equal(await page.locator('[id="position[units][value]-error"]').innerText(), 'must be greater than 0');
+    watched.expectNoMore();
+    await page.getByLabel('Units (BTC)').fill('0.002');
+    await page.getByLabel('Trailing stop loss').check();
+    await page.getByRole('button', { name: 'Place SmartTrade' }).click();
+    await page.waitForURL(/#\/smart-trades\/\d+$/);
+    await page.getByText('Waiting Targets').first().waitFor();
+    await watched.screenshot('smart-trade');
+    await page.getByRole('button', { name: 'Close at market' }).click();
+    await page.getByText('Closed at Market Price').first().waitFor();
     assert.deepEqual(watched.problems, []);
   });
 

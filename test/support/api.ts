@@ -22,6 +22,7 @@ export interface Tick {
   bid?: string;
   ask?: string;
   volume?: string;
+  at?: string;
 }
 
 export function postTicks(t: TestApp, admin: Credentials, ticks: Tick[]) {
