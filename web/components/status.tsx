@@ -1,5 +1,6 @@
-/** How fresh a page's data is, and what went wrong when it is not. */
+/** How fresh a page's data is, what went wrong when it is not, and the controls pages share. */
 import type { ApiError } from '../api/errors.ts';
+import { CANDLE_INTERVALS } from '../lib/candles.ts';
 import type { Polled } from '../lib/use-poll.ts';
 
 export function Freshness({ polled }: { polled: Polled<unknown> }) {
@@ -36,5 +37,28 @@ export function FieldMessage({ errors, name }: { errors: Record<string, string[]
     <span class="field-error" id={`${name}-error`} role="alert">
       {messages.join(', ')}
     </span>
+  );
+}
+
+/** A page whose data has not arrived (yet): its title and why. */
+export function PendingPage({ title, polled }: { title: string; polled: Polled<unknown> }) {
+  return (
+    <section class="page">
+      <h1>{title}</h1>
+      <Freshness polled={polled} />
+    </section>
+  );
+}
+
+export function IntervalSelect({ value, onChange }: { value: string; onChange(value: string): void }) {
+  return (
+    <label class="inline">
+      Interval{' '}
+      <select value={value} onChange={(event) => onChange(event.currentTarget.value)}>
+        {CANDLE_INTERVALS.map((interval) => (
+          <option value={interval}>{interval}</option>
+        ))}
+      </select>
+    </label>
   );
 }

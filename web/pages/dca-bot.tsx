@@ -4,7 +4,7 @@ import type { DcaBot, Deal, DealsStats, ProfitByDay } from '../api/types.ts';
 import { useApp } from '../app-context.ts';
 import { Figure, Table } from '../components/panel.tsx';
 import { SeriesChart } from '../components/series-chart.tsx';
-import { ErrorNote, Freshness } from '../components/status.tsx';
+import { ErrorNote, Freshness, PendingPage } from '../components/status.tsx';
 import { formatAmount, formatTime, pairLabel, profitClass } from '../lib/format.ts';
 import { useAction } from '../lib/use-action.ts';
 import { usePoll } from '../lib/use-poll.ts';
@@ -44,14 +44,7 @@ export function DcaBotPage({ id }: { id: number }) {
   );
   const action = useAction(() => void polled.reload());
 
-  if (!data) {
-    return (
-      <section class="page">
-        <h1>DCA bot #{id}</h1>
-        <Freshness polled={polled} />
-      </section>
-    );
-  }
+  if (!data) return <PendingPage title={`DCA bot #${id}`} polled={polled} />;
   const { bot, stats } = data;
   const post = (path: string, body: unknown = {}) => action.run(() => client.post(`/ver1/bots/${id}/${path}`, body));
   return (

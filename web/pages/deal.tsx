@@ -5,8 +5,8 @@ import { useApp } from '../app-context.ts';
 import { COLORS } from '../components/chart-theme.ts';
 import { Figure, Table } from '../components/panel.tsx';
 import { type ChartLine, PriceChart } from '../components/price-chart.tsx';
-import { ErrorNote, Freshness } from '../components/status.tsx';
-import { CANDLE_INTERVALS, CandleCache, currencyRates } from '../lib/candles.ts';
+import { ErrorNote, Freshness, IntervalSelect, PendingPage } from '../components/status.tsx';
+import { CandleCache, currencyRates } from '../lib/candles.ts';
 import { formatAmount, formatStep, formatTime, pairLabel } from '../lib/format.ts';
 import { filledOrders, toFill } from '../lib/orders.ts';
 import { useAction } from '../lib/use-action.ts';
@@ -30,14 +30,7 @@ export function DealPage({ id }: { id: number }) {
   const lines = useMemo(() => (data ? dealLines(data.deal, data.orders) : []), [data?.deal, data?.orders]);
   const action = useAction(() => void polled.reload());
 
-  if (!data) {
-    return (
-      <section class="page">
-        <h1>Deal #{id}</h1>
-        <Freshness polled={polled} />
-      </section>
-    );
-  }
+  if (!data) return <PendingPage title={`Deal #${id}`} polled={polled} />;
   const { deal, rates } = data;
   const price = (value: string | null) => formatStep(value, rates?.priceStep);
   const quote = deal.from_currency;
@@ -88,14 +81,7 @@ export function DealPage({ id }: { id: number }) {
       <section class="panel" aria-label="Deal chart">
         <header class="panel-header">
           <h2>{pairLabel(deal.pair)} with the deal's orders</h2>
-          <label class="inline">
-            Interval{' '}
-            <select value={candleInterval} onChange={(event) => setCandleInterval(event.currentTarget.value)}>
-              {CANDLE_INTERVALS.map((value) => (
-                <option value={value}>{value}</option>
-              ))}
-            </select>
-          </label>
+          <IntervalSelect value={candleInterval} onChange={setCandleInterval} />
         </header>
         <PriceChart candles={data.candles} lines={lines} fills={fills} priceStep={rates?.priceStep} label={`${deal.pair} deal chart`} viewKey={candleInterval} />
         <p class="legend">base and average prices in blue · take profit green · stop loss red · dashed safety orders are placed, ▲▼ fills</p>

@@ -6,9 +6,8 @@ import { COLORS } from '../components/chart-theme.ts';
 import { Figure, SectionOf, Table } from '../components/panel.tsx';
 import { type ChartFill, type ChartLine, PriceChart } from '../components/price-chart.tsx';
 import { type SeriesPoint, SeriesChart } from '../components/series-chart.tsx';
-import { ErrorNote, Freshness } from '../components/status.tsx';
+import { ErrorNote, Freshness, IntervalSelect, PendingPage } from '../components/status.tsx';
 import { formatAmount, formatStep, formatTime, pairLabel, pairParts } from '../lib/format.ts';
-import { CANDLE_INTERVALS } from '../lib/candles.ts';
 import { filledOrders, toFill } from '../lib/orders.ts';
 import { navigate } from '../lib/router.ts';
 import { useAction } from '../lib/use-action.ts';
@@ -26,14 +25,7 @@ export function GridBotPage({ id }: { id: number }) {
   const lines = useMemo(() => (data ? chartLines(data.bot) : []), [data?.bot]);
   const cycles = useMemo(() => (data ? profitPoints(data.profits) : { bars: [], total: [] }), [data?.profits]);
 
-  if (!data) {
-    return (
-      <section class="page">
-        <h1>Grid bot #{id}</h1>
-        <Freshness polled={polled} />
-      </section>
-    );
-  }
+  if (!data) return <PendingPage title={`Grid bot #${id}`} polled={polled} />;
   const { bot, rates } = data;
   const { base, quote } = pairParts(bot.pair);
   const price = (value: string | null) => formatStep(value, rates?.priceStep);
@@ -67,14 +59,7 @@ export function GridBotPage({ id }: { id: number }) {
           <h2>
             {pairLabel(bot.pair)} with grid lines and fills
           </h2>
-          <label class="inline">
-            Interval{' '}
-            <select value={candleInterval} onChange={(event) => setCandleInterval(event.currentTarget.value)}>
-              {CANDLE_INTERVALS.map((value) => (
-                <option value={value}>{value}</option>
-              ))}
-            </select>
-          </label>
+          <IntervalSelect value={candleInterval} onChange={setCandleInterval} />
         </header>
         <PriceChart candles={data.candles} lines={lines} fills={fills} priceStep={rates?.priceStep} label={`${bot.pair} candles`} viewKey={candleInterval} />
         <p class="legend">

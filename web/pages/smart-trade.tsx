@@ -7,8 +7,8 @@ import { COLORS } from '../components/chart-theme.ts';
 import { Field } from '../components/form-field.tsx';
 import { Figure, Table } from '../components/panel.tsx';
 import { type ChartFill, type ChartLine, PriceChart } from '../components/price-chart.tsx';
-import { ErrorNote, Freshness } from '../components/status.tsx';
-import { CANDLE_INTERVALS, CandleCache, currencyRates } from '../lib/candles.ts';
+import { ErrorNote, Freshness, IntervalSelect, PendingPage } from '../components/status.tsx';
+import { CandleCache, currencyRates } from '../lib/candles.ts';
 import { formatAmount, formatStep, formatTime, pairLabel, pairParts } from '../lib/format.ts';
 import { useAction } from '../lib/use-action.ts';
 import { usePoll } from '../lib/use-poll.ts';
@@ -39,14 +39,7 @@ export function SmartTradePage({ id }: { id: number }) {
     [data?.parts],
   );
 
-  if (!data) {
-    return (
-      <section class="page">
-        <h1>SmartTrade #{id}</h1>
-        <Freshness polled={polled} />
-      </section>
-    );
-  }
+  if (!data) return <PendingPage title={`SmartTrade #${id}`} polled={polled} />;
   const { trade, rates } = data;
   const { quote } = pairParts(trade.pair);
   const price = (value: string | null | undefined) => formatStep(value, rates?.priceStep);
@@ -75,14 +68,7 @@ export function SmartTradePage({ id }: { id: number }) {
       <section class="panel" aria-label="SmartTrade chart">
         <header class="panel-header">
           <h2>{pairLabel(trade.pair)} with entry and targets</h2>
-          <label class="inline">
-            Interval{' '}
-            <select value={candleInterval} onChange={(event) => setCandleInterval(event.currentTarget.value)}>
-              {CANDLE_INTERVALS.map((value) => (
-                <option value={value}>{value}</option>
-              ))}
-            </select>
-          </label>
+          <IntervalSelect value={candleInterval} onChange={setCandleInterval} />
         </header>
         <PriceChart candles={data.candles} lines={lines} fills={fills} priceStep={rates?.priceStep} label={`${trade.pair} SmartTrade chart`} viewKey={candleInterval} />
         <p class="legend">entry in blue · take-profit steps green · stop loss red (dashed while trailing) · ▲▼ fills</p>
