@@ -117,7 +117,7 @@ export function PriceChart({ candles, lines, fills, priceStep, label, viewKey = 
   return (
     <figure class="chart" aria-label={label}>
       <div ref={container} class="chart-canvas" data-candles={candles.length} data-fills={fills.length} />
-      {candles.length === 0 && <figcaption class="chart-empty">No prices recorded for this pair since the server started.</figcaption>}
+      {candles.length === 0 && <figcaption class="chart-empty">No candles for this pair yet.</figcaption>}
     </figure>
   );
 }

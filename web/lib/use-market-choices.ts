@@ -4,7 +4,7 @@ import { publicGet } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Account, CurrencyRates } from '../api/types.ts';
 import { useApp } from '../app-context.ts';
-import { currencyRates } from './candles.ts';
+import { currencyRates, PAPER } from './candles.ts';
 
 export function useMarketChoices(accountId: string, pair: string) {
   const { client } = useApp();
@@ -21,7 +21,7 @@ export function useMarketChoices(accountId: string, pair: string) {
   }, [client]);
 
   const account = accounts.find((candidate) => String(candidate.id) === accountId) ?? accounts[0];
-  const marketCode = account?.market_code ?? 'paper_trading';
+  const marketCode = account?.market_code ?? PAPER;
 
   useEffect(() => {
     publicGet<string[]>('/ver1/accounts/market_pairs', { market_code: marketCode })

@@ -6,7 +6,7 @@ import { COLORS } from '../components/chart-theme.ts';
 import { Figure, Table } from '../components/panel.tsx';
 import { type ChartLine, PriceChart } from '../components/price-chart.tsx';
 import { ErrorNote, Freshness, IntervalSelect, PendingPage } from '../components/status.tsx';
-import { CandleCache, currencyRates } from '../lib/candles.ts';
+import { CandleCache, currencyRates, marketCodeOf, NO_REAL_CANDLES, PAPER } from '../lib/candles.ts';
 import { formatAmount, formatStep, formatTime, pairLabel } from '../lib/format.ts';
 import { filledOrders, toFill } from '../lib/orders.ts';
 import { useAction } from '../lib/use-action.ts';
@@ -18,12 +18,13 @@ export function DealPage({ id }: { id: number }) {
   const candles = useRef(new CandleCache());
   const polled = usePoll(async (signal) => {
     const deal = await client.get<Deal>(`/ver1/deals/${id}/show`, { signal });
+    const marketCode = await marketCodeOf(client, deal.account_id);
     const [orders, rates, candleList] = await Promise.all([
       client.get<MarketOrder[]>(`/ver1/deals/${id}/market_orders`, { signal }),
-      currencyRates('paper_trading', deal.pair, signal),
-      candles.current.load(deal.pair, candleInterval, signal),
+      currencyRates(marketCode, deal.pair, signal),
+      candles.current.load(marketCode, deal.pair, candleInterval, signal),
     ]);
-    return { deal, orders, rates, candles: candleList };
+    return { deal, marketCode, orders, rates, candles: candleList };
   }, [id, candleInterval]);
   const data = polled.data;
   const fills = useMemo(() => (data ? filledOrders(data.orders).map(toFill) : []), [data?.orders]);
@@ -84,6 +85,7 @@ export function DealPage({ id }: { id: number }) {
           <IntervalSelect value={candleInterval} onChange={setCandleInterval} />
         </header>
         <PriceChart candles={data.candles} lines={lines} fills={fills} priceStep={rates?.priceStep} label={`${deal.pair} deal chart`} viewKey={candleInterval} />
+        {data.marketCode !== PAPER && <p class="muted">{NO_REAL_CANDLES}</p>}
         <p class="legend">base and average prices in blue · take profit green · stop loss red · dashed safety orders are placed, ▲▼ fills</p>
       </section>
       <section class="panel" aria-label="Orders">

@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../api/client.ts';
 import type { BotEvent, Candle, CurrencyRates, GridBot, GridMarketOrders, GridProfit, MarketOrder, RequiredBalances } from '../api/types.ts';
-import { CandleCache, currencyRates } from '../lib/candles.ts';
+import { CandleCache, currencyRates, marketCodeOf } from '../lib/candles.ts';
 import { type Section, settle } from '../lib/settle.ts';
 
 const ORDER_PAGE = 1000;
@@ -13,6 +13,7 @@ const EVENT_PAGE = 100;
 
 export interface GridBotData {
   bot: GridBot;
+  marketCode: string;
   rates: CurrencyRates | undefined;
   candles: Candle[];
   /** Every grid line order, newest first. */
@@ -40,9 +41,10 @@ export class GridBotFeed {
     const bot = await this.client.get<GridBot>(`/ver1/grid_bots/${this.id}`, { signal });
     const version = botVersion(bot);
     const changed = version !== this.version || !this.last;
+    const marketCode = await marketCodeOf(this.client, bot.account_id);
     const [rates, candles] = await Promise.all([
-      this.last?.rates ?? currencyRates('paper_trading', bot.pair, signal),
-      this.candleCache.load(bot.pair, interval, signal),
+      this.last?.rates ?? currencyRates(marketCode, bot.pair, signal),
+      this.candleCache.load(marketCode, bot.pair, interval, signal),
     ]);
     let data: GridBotData;
     if (changed) {
@@ -52,9 +54,9 @@ export class GridBotFeed {
         this.events(signal),
         this.required(bot, signal),
       ]);
-      data = { bot, rates, candles, orders: orders.grid_lines_orders, balancingOrders: orders.balancing_orders, profits, events, required };
+      data = { bot, marketCode, rates, candles, orders: orders.grid_lines_orders, balancingOrders: orders.balancing_orders, profits, events, required };
     } else {
-      data = { ...this.last!, bot, rates, candles };
+      data = { ...this.last!, bot, marketCode, rates, candles };
     }
     this.last = data;
     this.version = version;

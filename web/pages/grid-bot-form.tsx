@@ -9,6 +9,7 @@ import { Field, OtherFieldErrors } from '../components/form-field.tsx';
 import { MarketFields } from '../components/market-fields.tsx';
 import { PriceChart } from '../components/price-chart.tsx';
 import { ErrorNote } from '../components/status.tsx';
+import { PAPER } from '../lib/candles.ts';
 import { formatAmount, formatStep, pairParts } from '../lib/format.ts';
 import { navigate } from '../lib/router.ts';
 import { useForm } from '../lib/use-form.ts';
@@ -79,7 +80,7 @@ export function GridBotForm({ id }: { id?: number }) {
 
   useEffect(() => {
     setCandles([]);
-    if (marketCode === 'paper_trading') {
+    if (marketCode === PAPER) {
       publicGet<Candle[]>('/ext/paper/candles', { pair: values.pair, interval: '5m', limit: 300 })
         .then(setCandles)
         .catch(() => undefined);

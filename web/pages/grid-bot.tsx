@@ -8,6 +8,7 @@ import { type ChartFill, type ChartLine, PriceChart } from '../components/price-
 import { type SeriesPoint, SeriesChart } from '../components/series-chart.tsx';
 import { ErrorNote, Freshness, IntervalSelect, PendingPage } from '../components/status.tsx';
 import { formatAmount, formatStep, formatTime, pairLabel, pairParts } from '../lib/format.ts';
+import { NO_REAL_CANDLES, PAPER } from '../lib/candles.ts';
 import { filledOrders, toFill } from '../lib/orders.ts';
 import { navigate } from '../lib/router.ts';
 import { useAction } from '../lib/use-action.ts';
@@ -62,6 +63,7 @@ export function GridBotPage({ id }: { id: number }) {
           <IntervalSelect value={candleInterval} onChange={setCandleInterval} />
         </header>
         <PriceChart candles={data.candles} lines={lines} fills={fills} priceStep={rates?.priceStep} label={`${bot.pair} candles`} viewKey={candleInterval} />
+        {data.marketCode !== PAPER && <p class="muted">{NO_REAL_CANDLES}</p>}
         <p class="legend">
           <span class="swatch buy" /> buy line · <span class="swatch sell" /> sell line · dashed: no order placed · ▲ buy fills · ▼ sell fills
         </p>

@@ -8,7 +8,7 @@ import { Field } from '../components/form-field.tsx';
 import { Figure, Table } from '../components/panel.tsx';
 import { type ChartFill, type ChartLine, PriceChart } from '../components/price-chart.tsx';
 import { ErrorNote, Freshness, IntervalSelect, PendingPage } from '../components/status.tsx';
-import { CandleCache, currencyRates } from '../lib/candles.ts';
+import { CandleCache, currencyRates, NO_REAL_CANDLES, PAPER } from '../lib/candles.ts';
 import { formatAmount, formatStep, formatTime, pairLabel, pairParts } from '../lib/format.ts';
 import { useAction } from '../lib/use-action.ts';
 import { usePoll } from '../lib/use-poll.ts';
@@ -23,7 +23,7 @@ export function SmartTradePage({ id }: { id: number }) {
       const [parts, rates, candleList] = await Promise.all([
         client.get<SmartTradePart[]>(`/v2/smart_trades/${id}/trades`, { signal }),
         currencyRates(trade.account.type, trade.pair, signal),
-        trade.account.type === 'paper_trading' ? candles.current.load(trade.pair, candleInterval, signal) : Promise.resolve([]),
+        candles.current.load(trade.account.type, trade.pair, candleInterval, signal),
       ]);
       return { trade, parts, rates, candles: candleList };
     },
@@ -71,6 +71,7 @@ export function SmartTradePage({ id }: { id: number }) {
           <IntervalSelect value={candleInterval} onChange={setCandleInterval} />
         </header>
         <PriceChart candles={data.candles} lines={lines} fills={fills} priceStep={rates?.priceStep} label={`${trade.pair} SmartTrade chart`} viewKey={candleInterval} />
+        {trade.account.type !== PAPER && <p class="muted">{NO_REAL_CANDLES}</p>}
         <p class="legend">entry in blue · take-profit steps green · stop loss red (dashed while trailing) · ▲▼ fills</p>
       </section>
       <section class="panel" aria-label="Parts">
