@@ -19,8 +19,8 @@ export const CANDLE_INTERVALS = { '1m': 1, '5m': 5, '15m': 15, '1h': 60, '4h': 2
 export type CandleInterval = keyof typeof CANDLE_INTERVALS;
 
 const MINUTE_MS = 60_000;
-/** Two weeks of minutes per pair: about 2 MB per pair at most. */
-const DEFAULT_MAX_MINUTES = 14 * 24 * 60;
+/** A week of minutes per pair: a few megabytes per pair at most. */
+const DEFAULT_MAX_MINUTES = 7 * 24 * 60;
 
 export class CandleBook {
   private readonly minutes = new Map<string, Candle[]>();

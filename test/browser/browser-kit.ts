@@ -28,7 +28,7 @@ export interface WatchedPage {
   page: Page;
   /** Console errors and failed requests not expected by the test. */
   problems: string[];
-  /** Allows responses with this status whose path matches, until `expectNoMore` is called. */
+  /** Allows responses with this status (0: no response at all) whose path matches, until `expectNoMore` is called. */
   expect(status: number, pathPattern: RegExp): void;
   expectNoMore(): void;
   screenshot(name: string): Promise<void>;
@@ -50,7 +50,8 @@ export async function watchedPage(browser: Browser, baseUrl: string, viewport = 
   });
   page.on('requestfailed', (request) => {
     // A poll cut short by leaving the page is aborted on purpose.
-    if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`${request.url()} failed: ${request.failure()?.errorText}`);
+    const reason = request.failure()?.errorText;
+    if (reason !== 'net::ERR_ABORTED' && !isExpected(0, request.url())) problems.push(`${request.url()} failed: ${reason}`);
   });
   // The page asks before it closes or deletes anything; the tests mean it.
   page.on('dialog', (dialog) => void dialog.accept());

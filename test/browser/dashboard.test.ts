@@ -182,6 +182,23 @@ describe('dashboard in chromium', { skip: missing }, () => {
     assert.deepEqual(watched.problems, []);
   });
 
+  it('says when the server cannot be reached, keeps what it showed, and recovers', async () => {
+    const watched = await open();
+    const { page } = watched;
+    await signIn(watched, await key('carol', ['BOTS_READ', 'ACCOUNTS_READ'], 'tl1'));
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('combobox', { name: 'Refresh' }).selectOption('2000');
+    await page.getByText(/^Updated /).waitFor();
+    watched.expect(0, /^\/public\/api\//);
+    await page.context().setOffline(true);
+    await page.getByRole('status').filter({ hasText: /^Stale since .*: the server is unreachable/ }).waitFor();
+    assert.equal(await page.getByRole('article', { name: 'Paper trading account' }).isVisible(), true);
+    await page.context().setOffline(false);
+    await page.getByText(/^Updated /).waitFor();
+    watched.expectNoMore();
+    assert.deepEqual(watched.problems, []);
+  });
+
   it('keeps the first load under 500 KB compressed', async () => {
     const html = await fetch(`${t.baseUrl}/`, { headers: { 'accept-encoding': 'br' } });
     const page = await html.text();

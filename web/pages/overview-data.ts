@@ -36,29 +36,38 @@ export async function loadOverview(client: ApiClient, signal: AbortSignal): Prom
     settle(client.get<DcaBot[]>('/ver1/bots', { query: { limit: 100 }, signal }), signal),
     settle(client.get<Deal[]>('/ver1/deals', { query: { scope: 'active', limit: 1000 }, signal }), signal),
     settle(client.get<SmartTrade[]>('/v2/smart_trades', { query: { status: 'active', per_page: 100 }, signal }), signal),
-    settle(client.get<Deal[]>('/ver1/deals', { query: { scope: 'finished', limit: 1000, from: since.toISOString() }, signal }), signal),
+    // The latest closed deals; those closed before the period are left out below.
+    settle(client.get<Deal[]>('/ver1/deals', { query: { scope: 'finished', order: 'closed_at', order_direction: 'desc', limit: 1000 }, signal }), signal),
     settle(client.get<BotsStats>('/ver1/bots/stats', { signal }), signal),
   ]);
-  const gridProfits = gridBots.ok
-    ? await settle(
-        Promise.all(
-          gridBots.value.map((bot) =>
-            client.get<GridProfit[]>(`/ver1/grid_bots/${bot.id}/profits`, { query: { from: since.toISOString() }, signal }),
-          ),
-        ),
-        signal,
-      )
-    : gridBots;
+  const gridProfits = gridBots.ok ? await settle(profitRows(client, gridBots.value, since, signal), signal) : gridBots;
   const profitByDay: Section<Map<string, number>> = !gridProfits.ok
     ? gridProfits
     : !closedDeals.ok
       ? closedDeals
-      : { ok: true, value: dailyProfit(gridProfits.value.flat(), closedDeals.value) };
+      : { ok: true, value: dailyProfit(gridProfits.value, closedDeals.value, since.getTime()) };
   const totals: Overview['totals'] =
     profitByDay.ok && gridBots.ok && stats.ok
       ? { ok: true, value: summarise(profitByDay.value, gridBots.value, stats.value) }
       : { ok: false, error: [profitByDay, gridBots, stats].flatMap((s) => (s.ok ? [] : [s.error]))[0]! };
   return { accounts, gridBots, dcaBots, deals, smartTrades, profitByDay, totals };
+}
+
+/** Each grid bot's profit rows, kept between refreshes and read again only when its count of cycles moved. */
+const profitsByBot = new Map<number, { cycles: string; rows: GridProfit[] }>();
+
+async function profitRows(client: ApiClient, bots: GridBot[], since: Date, signal: AbortSignal): Promise<GridProfit[]> {
+  const lists = await Promise.all(
+    bots.map(async (bot) => {
+      if (bot.total_profits_count === '0') return [];
+      const held = profitsByBot.get(bot.id);
+      if (held?.cycles === bot.total_profits_count) return held.rows;
+      const rows = await client.get<GridProfit[]>(`/ver1/grid_bots/${bot.id}/profits`, { query: { from: since.toISOString() }, signal });
+      profitsByBot.set(bot.id, { cycles: bot.total_profits_count, rows });
+      return rows;
+    }),
+  );
+  return lists.flat();
 }
 
 async function loadAccounts(client: ApiClient, signal: AbortSignal): Promise<AccountWithBalances[]> {
@@ -79,10 +88,11 @@ async function loadAccounts(client: ApiClient, signal: AbortSignal): Promise<Acc
   );
 }
 
-function dailyProfit(gridProfits: GridProfit[], closedDeals: Deal[]): Map<string, number> {
+/** USD profit booked per local day since `since` (Unix ms). */
+function dailyProfit(gridProfits: GridProfit[], closedDeals: Deal[], since: number): Map<string, number> {
   const byDay = new Map<string, number>();
   const add = (at: string, usd: string | null) => {
-    if (usd === null) return;
+    if (usd === null || Date.parse(at) < since) return;
     const day = localDay(new Date(at));
     byDay.set(day, (byDay.get(day) ?? 0) + Number(usd));
   };
