@@ -58,8 +58,8 @@ export async function watchedPage(browser: Browser, baseUrl: string, viewport = 
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
-    // Chromium reports every 4xx response on the console too; those are judged above.
-    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
+    // Chromium reports failed requests on the console too; those are judged above.
+    if (message.text().startsWith('Failed to load resource:')) return;
     problems.push(`console error: ${message.text()}`);
   });
   fs.mkdirSync(ARTIFACTS, { recursive: true });

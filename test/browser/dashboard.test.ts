@@ -190,10 +190,11 @@ describe('dashboard in chromium', { skip: missing }, () => {
     await page.getByRole('combobox', { name: 'Refresh' }).selectOption('2000');
     await page.getByText(/^Updated /).waitFor();
     watched.expect(0, /^\/public\/api\//);
-    await page.context().setOffline(true);
+    // The server stays up; the browser's calls to it fail as if it were down.
+    await page.route('**/public/api/**', (route) => route.abort('connectionrefused'));
     await page.getByRole('status').filter({ hasText: /^Stale since .*: the server is unreachable/ }).waitFor();
     assert.equal(await page.getByRole('article', { name: 'Paper trading account' }).isVisible(), true);
-    await page.context().setOffline(false);
+    await page.unroute('**/public/api/**');
     await page.getByText(/^Updated /).waitFor();
     watched.expectNoMore();
     assert.deepEqual(watched.problems, []);

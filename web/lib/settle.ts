@@ -8,7 +8,8 @@ export async function settle<T>(promise: Promise<T>, signal: AbortSignal): Promi
     return { ok: true, value: await promise };
   } catch (error) {
     if (signal.aborted) throw error;
-    if (error instanceof ApiError) return { ok: false, error };
+    // An unreachable server fails the whole page (stale), not one section of it.
+    if (error instanceof ApiError && error.status !== 0) return { ok: false, error };
     throw error;
   }
 }
