@@ -22,7 +22,10 @@ export function GridBotPage({ id }: { id: number }) {
   const polled = usePoll((signal) => feed.current.load(candleInterval, signal), [id, candleInterval]);
   const data = polled.data;
 
-  const fills = useMemo<ChartFill[]>(() => (data ? filledOrders(data.orders).map(toFill) : []), [data?.orders]);
+  // Balancing market orders are the bot's fills too.
+  const filled = useMemo(() => (data ? filledOrders([...data.orders, ...data.balancingOrders]) : []), [data?.orders, data?.balancingOrders]);
+  const fills = useMemo<ChartFill[]>(() => filled.map(toFill), [filled]);
+  const recentFills = useMemo(() => [...filled].sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, 50), [filled]);
   const lines = useMemo(() => (data ? chartLines(data.bot) : []), [data?.bot]);
   const cycles = useMemo(() => (data ? profitPoints(data.profits) : { bars: [], total: [] }), [data?.profits]);
 
@@ -31,7 +34,6 @@ export function GridBotPage({ id }: { id: number }) {
   const { base, quote } = pairParts(bot.pair);
   const price = (value: string | null) => formatStep(value, rates?.priceStep);
   const openOrders = data.orders.filter((order) => order.status_string === 'Active');
-  const recentFills = filledOrders(data.orders).slice(0, 50);
 
   return (
     <section class="page">
@@ -144,7 +146,7 @@ export function GridBotPage({ id }: { id: number }) {
         </section>
         <section class="panel" aria-label="Recent fills">
           <header class="panel-header">
-            <h2>Recent fills ({filledOrders(data.orders).length} in all)</h2>
+            <h2>Recent fills ({filled.length} in all)</h2>
           </header>
           <OrderTable orders={recentFills} price={price} time="updated_at" empty="No fills yet." />
         </section>
