@@ -21,7 +21,6 @@ export async function signIn(apiKey: string, secret: string): Promise<Session> {
   if (secret.includes('-----BEGIN')) throw new ApiError(RSA_REFUSED, 0, 'rsa_key');
   const { server_time: serverTime } = await publicGet<{ server_time: number }>('/ver1/time');
   const clockOffset = serverTime - Math.floor(Date.now() / 1000);
-  let firstRefusal: ApiError | undefined;
   for (const scheme of ['tl1', '3commas'] as const) {
     const session: Session = { apiKey: apiKey.trim(), secret: secret.trim(), scheme, permissions: [], mode: 'paper', refreshMs: DEFAULT_REFRESH_MS, clockOffset };
     const client = new ApiClient(session);
@@ -29,10 +28,7 @@ export async function signIn(apiKey: string, secret: string): Promise<Session> {
     try {
       info = await client.get<PermissionsInfo>('/ver1/users/permissions_info');
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'signature_invalid') {
-        firstRefusal ??= error;
-        continue;
-      }
+      if (error instanceof ApiError && error.code === 'signature_invalid') continue;
       throw error;
     }
     if (info.signature_type !== 'hmac') throw new ApiError(RSA_REFUSED, 0, 'rsa_key');
@@ -42,7 +38,7 @@ export async function signIn(apiKey: string, secret: string): Promise<Session> {
   throw new ApiError(
     'The secret does not match this key: neither a TL1 nor a 3Commas signature made with it was accepted.',
     401,
-    firstRefusal?.code ?? 'signature_invalid',
+    'signature_invalid',
   );
 }
 

@@ -7,7 +7,7 @@ export function Freshness({ polled }: { polled: Polled<unknown> }) {
   const { error, loadedAt, loading } = polled;
   if (loading && !loadedAt) return <p class="freshness">Loading…</p>;
   if (error) {
-    const reason = error.status === 0 ? 'the server is unreachable' : error.message;
+    const reason = error.code === 'unreachable' ? 'the server is unreachable' : error.message;
     return (
       <p class="freshness stale" role="status">
         {loadedAt ? `Stale since ${loadedAt.toLocaleTimeString()}: ${reason}` : `Could not load: ${reason}`}

@@ -9,7 +9,7 @@ export async function settle<T>(promise: Promise<T>, signal: AbortSignal): Promi
   } catch (error) {
     if (signal.aborted) throw error;
     // An unreachable server fails the whole page (stale), not one section of it.
-    if (error instanceof ApiError && error.status !== 0) return { ok: false, error };
+    if (error instanceof ApiError && error.code !== 'unreachable') return { ok: false, error };
     throw error;
   }
 }
