@@ -71,3 +71,12 @@ function signatureMatcher(key: SigningKey, signature: string): ((payload: Buffer
     }
   };
 }
+
+/**
+ * Checks a signature over a fixed text (the websocket channels sign `/deals`, `/smart_trades`):
+ * HMAC hex or RSA Base64 as for requests, whatever payload scheme the key uses for requests.
+ */
+export function verifySignedText(key: SigningKey, text: string, signature: string): boolean {
+  const matches = signatureMatcher(key, signature);
+  return matches !== undefined && matches(Buffer.from(text, 'utf8'));
+}

@@ -7,7 +7,7 @@ import type { CancelOrder, PlaceOrder, StepResult } from '../domain/automation.t
 import type { OrderRequest } from '../exchanges/exchange.ts';
 import type { EngineOrder, LiveAutomation } from './automation-kind.ts';
 import type { BatchStore } from './batch-store.ts';
-import type { EngineBatch, EngineStore } from './engine-store.ts';
+import type { CommittedBatch, EngineBatch, EngineStore } from './engine-store.ts';
 import { isFinal, type OrderJournal } from './order-journal.ts';
 import type { Timers } from './timers.ts';
 import { dec } from '../shared/decimal.ts';
@@ -105,10 +105,16 @@ export class BatchWriter {
   }
 
   /**
-   * Stores the batch and answers the automations whose part storage refused, with the reason;
-   * their orders of this batch leave the journal unsent.
+   * Stores the batch and answers the automations whose part storage refused, with the reason
+   * (their orders of this batch leave the journal unsent), and what the stored part changed.
    */
-  async flush(): Promise<Map<number, unknown>> {
+  async flush(): Promise<{ refused: Map<number, unknown>; committed: CommittedBatch }> {
+    const changed = [...this.dirty.values()].map(({ automation, kind }) => ({
+      id: automation.id,
+      kind: kind.name,
+      userId: automation.userId,
+      accountId: automation.accountId,
+    }));
     const batch: EngineBatch = {
       automations: [...this.dirty.values()].map(({ automation, kind }) => ({
         id: automation.id,
@@ -130,7 +136,11 @@ export class BatchWriter {
     const refused = await this.batches.save(batch);
     for (const order of batch.orders) if (isFinal(order)) this.journalOf.forget(order);
     for (const order of placed) if (refused.has(order.automationId)) this.journalOf.forget(order);
-    return refused;
+    const committed: CommittedBatch = {
+      automations: changed.filter(({ id }) => !refused.has(id)),
+      records: batch.records.filter(({ automationId }) => !refused.has(automationId)),
+    };
+    return { refused, committed };
   }
 
   /** Stores a batch of the engine's own (a quarantine), retrying while storage is unreachable. */

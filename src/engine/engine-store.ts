@@ -46,6 +46,12 @@ export interface EngineBatch {
   records: Array<{ kind: string; automationId: number; records: unknown[] }>;
 }
 
+/** What one stored batch changed, handed to after-commit listeners (streams, notifications). */
+export interface CommittedBatch {
+  automations: Array<{ id: number; kind: string; userId: number; accountId: number }>;
+  records: EngineBatch['records'];
+}
+
 export interface AutomationFilter {
   userId?: number;
   accountId?: number;

@@ -24,7 +24,7 @@ import type { AnyAutomationKind, Automation, AutomationKind, EngineOrder, LiveAu
 import { StorageUnavailableError } from '../shared/errors.ts';
 import { BatchStore, STORE_RETRY_DELAYS_MS, StorageLostError } from './batch-store.ts';
 import { BatchWriter, type PendingCommand } from './batch-writer.ts';
-import type { AutomationFilter, EngineStore, RecordWriter, StoredAutomation } from './engine-store.ts';
+import type { AutomationFilter, CommittedBatch, EngineStore, RecordWriter, StoredAutomation } from './engine-store.ts';
 import { MarketSources } from './market-sources.ts';
 import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
 import { OrderJournal } from './order-journal.ts';
@@ -85,6 +85,7 @@ export class Engine {
   private waitingForStorage = false;
   private storageLost: StorageLostError | undefined;
   private lastBatchAt = 0;
+  private readonly committedListeners: Array<(batch: CommittedBatch) => void> = [];
 
   constructor(private readonly ports: EnginePorts) {
     for (const kind of ports.kinds) this.kinds.set(kind.name, kind);
@@ -102,6 +103,14 @@ export class Engine {
 
   registerRecordWriter(kindName: string, write: RecordWriter): void {
     this.ports.store.registerRecordWriter(kindName, write);
+  }
+
+  /**
+   * Calls `listener` after each batch is stored, with what it changed. Listeners run on the
+   * engine's path, so they must only take note and return (streams and notifications queue work).
+   */
+  onCommitted(listener: (batch: CommittedBatch) => void): void {
+    this.committedListeners.push(listener);
   }
 
   /** Loads running automations, reconciles their orders with the exchanges, and starts timers. */
@@ -303,15 +312,16 @@ export class Engine {
   private async commit(batch: PendingCommand[], at: Date): Promise<ReadonlyMap<number, unknown>> {
     await this.writer.reserveIds(batch.filter((pending) => pending.command.type === 'place_order').length);
     const sends = this.writer.journal(batch, at);
-    let refused;
+    let refused, committed;
     try {
-      refused = await this.writer.flush();
+      ({ refused, committed } = await this.writer.flush());
     } catch (error) {
       if (error instanceof StorageLostError) this.loseStorage(error);
       throw error;
     }
     this.waitingForStorage = false;
     for (const [id, reason] of refused) await this.quarantine(id, reason, at);
+    this.notifyCommitted(committed);
     for (const id of this.stopped) this.running.delete(id);
     this.stopped.clear();
     await this.executor.execute(
@@ -366,6 +376,17 @@ export class Engine {
     for (const item of items) at = Math.max(at, timeOf(item).getTime());
     this.lastBatchAt = at;
     return new Date(at);
+  }
+
+  private notifyCommitted(committed: CommittedBatch): void {
+    if (committed.automations.length === 0 && committed.records.length === 0) return;
+    for (const listener of this.committedListeners) {
+      try {
+        listener(committed);
+      } catch (error) {
+        this.ports.logger.error({ err: error }, 'after-commit listener failed');
+      }
+    }
   }
 
   private context(live: Live, now: Date): StepContext {
