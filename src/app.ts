@@ -190,10 +190,17 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   }
 }
 
-export async function buildApp(core: Core, now: () => Date = () => new Date()): Promise<FastifyInstance> {
+export interface AppOptions {
+  /** The websocket heartbeat (and key re-check) interval; ActionCable's 3 s by default. */
+  streamHeartbeatMs?: number;
+}
+
+export async function buildApp(core: Core, now: () => Date = () => new Date(), options: AppOptions = {}): Promise<FastifyInstance> {
   // Loaded here, not at the top: the command line opens the core without the HTTP server.
   const { buildHttpServer } = await import('./http/server.ts');
+  const { streamsFor } = await import('./streams/streams-for.ts');
   return buildHttpServer({
+    streams: streamsFor(core, options.streamHeartbeatMs),
     logger: core.logger,
     users: core.users,
     apiKeys: core.apiKeys,

@@ -40,6 +40,7 @@ import { marketDataRoutes } from './routes/ver1/market-data.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
 import { systemRoutes } from './routes/ver1/system.routes.ts';
 import { userRoutes } from './routes/ver1/users.routes.ts';
+import { attachStreamServer, type StreamServerOptions } from '../streams/stream-server.ts';
 
 export interface HttpDeps {
   logger: Logger;
@@ -63,6 +64,8 @@ export interface HttpDeps {
   rateLimitPerMinute: number;
   version: string;
   now(): Date;
+  /** The websocket streams on the same port (docs/streams.md). */
+  streams?: Omit<StreamServerOptions, 'now'>;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -118,6 +121,10 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...tradeRoutes(deps.trades),
   ]);
   registerDashboard(app);
+  if (deps.streams) {
+    const streams = attachStreamServer(app.server, { ...deps.streams, now: deps.now });
+    app.addHook('preClose', () => streams.close());
+  }
   await app.ready();
   return app;
 }

@@ -49,6 +49,8 @@ export interface TestAppOptions {
   /** Offer ccxt's real exchanges, each answering as if it were down. */
   unreachableExchanges?: boolean;
   now?: () => Date;
+  /** The websocket heartbeat interval (3 s by default). */
+  streamHeartbeatMs?: number;
 }
 
 /**
@@ -91,7 +93,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   await core.startTrading();
-  const app = await buildApp(core, options.now);
+  const app = await buildApp(core, options.now, options.streamHeartbeatMs === undefined ? {} : { streamHeartbeatMs: options.streamHeartbeatMs });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');

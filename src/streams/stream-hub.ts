@@ -1,0 +1,126 @@
+/**
+ * Turns what the engine committed into pushes. The engine's after-commit listener only marks
+ * entities as changed (nothing is rendered for users nobody listens to); one loop then renders
+ * each changed entity once, from its current state, and hands the JSON to every subscription of
+ * its user on its channel. An entity changed again before it was rendered is rendered once.
+ */
+import type { DcaRecord } from '../domain/dca-bot/step-output.ts';
+import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
+import type { CommittedBatch } from '../engine/engine-store.ts';
+import { dcaBotKind } from '../engine/kinds/dca-bot.kind.ts';
+import { gridBotKind } from '../engine/kinds/grid-bot.kind.ts';
+import { smartTradeKind } from '../engine/kinds/smart-trade.kind.ts';
+import type { ChannelName } from './channels.ts';
+
+export interface Subscriber {
+  /** `entityJson` is the message's JSON text; `entityKey` names the entity (for drop-to-latest). */
+  push(entityKey: string, entityJson: string): void;
+}
+
+/** The channels' entities as the REST API shows them; undefined (or a throw) skips the push. */
+export interface EntityRenderers {
+  deal(userId: number, dealId: number): Promise<unknown>;
+  smartTrade(userId: number, id: number): Promise<unknown>;
+  gridBot(userId: number, id: number): Promise<unknown>;
+  gridProfit(botId: number, record: GridProfitRecord): unknown;
+}
+
+interface Change {
+  channel: ChannelName;
+  userId: number;
+  render(): unknown;
+}
+
+export interface HubLogger {
+  debug(object: object, message: string): void;
+}
+
+export class StreamHub {
+  private readonly topics = new Map<string, Set<Subscriber>>();
+  private changed = new Map<string, Change>();
+  private rendering = false;
+  private profitSequence = 0;
+
+  constructor(
+    private readonly renderers: EntityRenderers,
+    private readonly logger: HubLogger,
+  ) {}
+
+  subscribe(channel: ChannelName, userId: number, subscriber: Subscriber): void {
+    const key = topic(channel, userId);
+    let subscribers = this.topics.get(key);
+    if (!subscribers) this.topics.set(key, (subscribers = new Set()));
+    subscribers.add(subscriber);
+  }
+
+  unsubscribe(channel: ChannelName, userId: number, subscriber: Subscriber): void {
+    const key = topic(channel, userId);
+    const subscribers = this.topics.get(key);
+    subscribers?.delete(subscriber);
+    if (subscribers?.size === 0) this.topics.delete(key);
+  }
+
+  /** The engine's after-commit listener: cheap, never awaits. */
+  noteCommitted(batch: CommittedBatch): void {
+    const owners = new Map<number, number>();
+    for (const { id, kind, userId } of batch.automations) {
+      owners.set(id, userId);
+      if (kind === smartTradeKind.name) {
+        this.note('SmartTradesChannel', userId, `smart_trade:${id}`, () => this.renderers.smartTrade(userId, id));
+      } else if (kind === gridBotKind.name) {
+        this.note('GridBotsChannel', userId, `grid_bot:${id}`, () => this.renderers.gridBot(userId, id));
+      }
+    }
+    for (const { kind, automationId, records } of batch.records) {
+      if (kind === dcaBotKind.name) {
+        for (const record of records as DcaRecord[]) {
+          if (record.type !== 'deal') continue;
+          const { userId, deal } = record;
+          this.note('DealsChannel', userId, `deal:${deal.id}`, () => this.renderers.deal(userId, deal.id));
+        }
+      } else if (kind === gridBotKind.name) {
+        const userId = owners.get(automationId);
+        if (userId === undefined) continue;
+        for (const record of records as GridProfitRecord[]) {
+          const key = `grid_profit:${automationId}:${++this.profitSequence}`;
+          this.note('GridBotsChannel', userId, key, () => this.renderers.gridProfit(automationId, record));
+        }
+      }
+    }
+    if (this.changed.size > 0 && !this.rendering) void this.renderChanged();
+  }
+
+  private note(channel: ChannelName, userId: number, entityKey: string, render: () => unknown): void {
+    if (this.topics.has(topic(channel, userId))) this.changed.set(entityKey, { channel, userId, render });
+  }
+
+  private async renderChanged(): Promise<void> {
+    this.rendering = true;
+    try {
+      while (this.changed.size > 0) {
+        const changes = this.changed;
+        this.changed = new Map();
+        for (const [entityKey, change] of changes) await this.push(entityKey, change);
+      }
+    } finally {
+      this.rendering = false;
+    }
+  }
+
+  private async push(entityKey: string, change: Change): Promise<void> {
+    if (!this.topics.has(topic(change.channel, change.userId))) return;
+    let entity: unknown;
+    try {
+      entity = await change.render();
+    } catch (error) {
+      this.logger.debug({ err: error, entity: entityKey }, 'stream entity not rendered');
+      return;
+    }
+    const subscribers = this.topics.get(topic(change.channel, change.userId));
+    if (entity === undefined || !subscribers) return;
+    const json = JSON.stringify(entity);
+    for (const subscriber of subscribers) subscriber.push(entityKey, json);
+  }
+}
+
+const topic = (channel: ChannelName, userId: number) => `${channel}:${userId}`;
