@@ -5,7 +5,7 @@
  * frame is dropped to make room.
  */
 export class LatestFrameQueue {
-  private readonly frames = new Map<string, string>();
+  private readonly frames = new Map<string, Buffer>();
   /** Frames replaced by a newer one of the same entity before they were sent. */
   replaced = 0;
   /** Frames dropped because the queue was full. */
@@ -17,7 +17,7 @@ export class LatestFrameQueue {
     return this.frames.size;
   }
 
-  push(entityKey: string, frame: string): void {
+  push(entityKey: string, frame: Buffer): void {
     if (this.frames.has(entityKey)) {
       this.replaced += 1;
     } else if (this.frames.size >= this.limit) {
@@ -29,7 +29,7 @@ export class LatestFrameQueue {
   }
 
   /** Removes and returns the frame that has waited longest. */
-  shift(): string | undefined {
+  shift(): Buffer | undefined {
     const next = this.frames.entries().next();
     if (next.done) return undefined;
     const [key, frame] = next.value;

@@ -35,6 +35,8 @@ const hub = new StreamHub(
     gridProfit: () => undefined,
   },
   { debug: () => undefined },
+  // The hub may take all the time here: this is about the connection's own queue.
+  1,
 );
 const server = createServer();
 const streams = attachStreamServer(server, { hub, authorizer: new ChannelAuthorizer(apiKeys), now: () => new Date(), queueLimit: 100 });

@@ -12,6 +12,8 @@ import type { StreamHub, Subscriber } from './stream-hub.ts';
 
 /** Bytes the socket may hold unsent before entity frames wait in the queue instead. */
 const SOCKET_HIGH_WATER = 64 * 1024;
+/** Entity frames are encoded once as UTF-8 bytes, and still go out as text frames. */
+const TEXT = { binary: false };
 
 interface Subscription {
   grant: Grant;
@@ -82,7 +84,7 @@ export class StreamConnection {
       return;
     }
     const subscriber: Subscriber = {
-      push: (entityKey, entityJson) => this.enqueue(`${identifier}\n${entityKey}`, frames.message(identifier, entityJson)),
+      push: (entityKey, message) => this.enqueue(`${identifier}\n${entityKey}`, message.frameFor(identifier)),
     };
     this.subscriptions.set(identifier, { grant, subscriber });
     for (const { userId } of grant.users) this.hub.subscribe(grant.channel, userId, subscriber);
@@ -106,7 +108,7 @@ export class StreamConnection {
     if (this.socket.readyState === WebSocket.OPEN) this.socket.send(frame);
   }
 
-  private enqueue(key: string, frame: string): void {
+  private enqueue(key: string, frame: Buffer): void {
     this.queue.push(key, frame);
     this.pump();
   }
@@ -116,12 +118,12 @@ export class StreamConnection {
       const frame = this.queue.shift();
       if (frame === undefined) return;
       if (this.socket.bufferedAmount + frame.length < SOCKET_HIGH_WATER) {
-        this.socket.send(frame);
+        this.socket.send(frame, TEXT);
         continue;
       }
       // The send callback runs once this frame has left for the network: then the rest follow.
       this.waitingForDrain = true;
-      this.socket.send(frame, () => {
+      this.socket.send(frame, TEXT, () => {
         this.waitingForDrain = false;
         this.pump();
       });

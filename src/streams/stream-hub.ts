@@ -3,18 +3,41 @@
  * entities as changed (nothing is rendered for users nobody listens to); one loop then renders
  * each changed entity once, from its current state, and hands the JSON to every subscription of
  * its user on its channel. An entity changed again before it was rendered is rendered once.
+ *
+ * Rendering and sending share the engine's thread, so the loop takes at most BUSY_SHARE of the
+ * time: after each slice of work it pauses in proportion. When entities change faster than that
+ * share can render them, they are rendered less often (each time in their latest state), rather
+ * than the engine slowing down.
  */
+import { setTimeout as pause } from 'node:timers/promises';
 import type { DcaRecord } from '../domain/dca-bot/step-output.ts';
 import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
 import type { CommittedBatch } from '../engine/engine-store.ts';
 import { dcaBotKind } from '../engine/kinds/dca-bot.kind.ts';
 import { gridBotKind } from '../engine/kinds/grid-bot.kind.ts';
 import { smartTradeKind } from '../engine/kinds/smart-trade.kind.ts';
+import { frames } from './action-cable.ts';
 import type { ChannelName } from './channels.ts';
 
 export interface Subscriber {
-  /** `entityJson` is the message's JSON text; `entityKey` names the entity (for drop-to-latest). */
-  push(entityKey: string, entityJson: string): void;
+  /** `entityKey` names the entity (for drop-to-latest). */
+  push(entityKey: string, message: EntityMessage): void;
+}
+
+/**
+ * An entity serialised once, and its frame encoded once per identifier: the subscribers of one
+ * user usually share an identifier (the same key signs the same text).
+ */
+export class EntityMessage {
+  private readonly encoded = new Map<string, Buffer>();
+
+  constructor(readonly json: string) {}
+
+  frameFor(identifier: string): Buffer {
+    let frame = this.encoded.get(identifier);
+    if (!frame) this.encoded.set(identifier, (frame = Buffer.from(frames.message(identifier, this.json))));
+    return frame;
+  }
 }
 
 /** The channels' entities as the REST API shows them; undefined (or a throw) skips the push. */
@@ -44,6 +67,7 @@ export class StreamHub {
   constructor(
     private readonly renderers: EntityRenderers,
     private readonly logger: HubLogger,
+    private readonly busyShare = BUSY_SHARE,
   ) {}
 
   subscribe(channel: ChannelName, userId: number, subscriber: Subscriber): void {
@@ -97,10 +121,17 @@ export class StreamHub {
   private async renderChanged(): Promise<void> {
     this.rendering = true;
     try {
+      let sliceStarted = performance.now();
       while (this.changed.size > 0) {
         const changes = this.changed;
         this.changed = new Map();
-        for (const [entityKey, change] of changes) await this.push(entityKey, change);
+        for (const [entityKey, change] of changes) {
+          await this.push(entityKey, change);
+          const busy = performance.now() - sliceStarted;
+          if (busy < SLICE_MS || this.busyShare >= 1) continue;
+          await pause((busy * (1 - this.busyShare)) / this.busyShare);
+          sliceStarted = performance.now();
+        }
       }
     } finally {
       this.rendering = false;
@@ -118,9 +149,13 @@ export class StreamHub {
     }
     const subscribers = this.topics.get(topic(change.channel, change.userId));
     if (entity === undefined || !subscribers) return;
-    const json = JSON.stringify(entity);
-    for (const subscriber of subscribers) subscriber.push(entityKey, json);
+    const message = new EntityMessage(JSON.stringify(entity));
+    for (const subscriber of subscribers) subscriber.push(entityKey, message);
   }
 }
+
+/** The share of the thread's time the hub may take while it has work. */
+const BUSY_SHARE = 0.08;
+const SLICE_MS = 5;
 
 const topic = (channel: ChannelName, userId: number) => `${channel}:${userId}`;
