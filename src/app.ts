@@ -41,6 +41,9 @@ import type { Database } from './store/database.ts';
 import { openStorage } from './app-storage.ts';
 import { BacktestJobs } from './backtest/backtest-jobs.ts';
 import { SqlBacktestsRepository } from './store/backtests.repository.ts';
+import { SignalActions } from './signals/signal-actions.ts';
+import { SignalsService } from './signals/signals.service.ts';
+import { SqlSignalsRepository } from './store/signals.repository.ts';
 import { createLogger } from './logging.ts';
 
 export { createLogger };
@@ -63,6 +66,7 @@ export interface Core {
   gridBots: GridBotsService;
   smartTrades: SmartTradesService;
   trades: TradesService;
+  signals: SignalsService;
   paper: PaperTrading;
   /** One-minute candles of the paper market's prices since this process started. */
   paperCandles: CandleBook;
@@ -133,6 +137,13 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const deals = new DealsService(dcaStore, engine, dcaPrices, accounts);
     const botStats = new BotStatsService(dcaStore, engine, dcaPrices, accounts, options.now ?? (() => new Date()));
     const backtests = new BacktestJobs({ store: new SqlBacktestsRepository(db), now: options.now ?? (() => new Date()), logger });
+    const signals = new SignalsService(
+      new SqlSignalsRepository(db),
+      engine,
+      new SignalActions(dcaBots, deals, accounts, markets),
+      options.now ?? (() => new Date()),
+      logger,
+    );
     let trading = false;
     return {
       config,
@@ -150,6 +161,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       gridBots,
       smartTrades: new SmartTradesService(engine, accounts, markets),
       trades: new TradesService(engine, accounts, markets),
+      signals,
       paper,
       paperCandles,
       engine,
@@ -169,6 +181,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         await engine.start();
         await paper.start(() => engine.settled());
         await backtests.resume();
+        await signals.start();
         trading = true;
         logger.info({ feed: paper.feedKind }, 'paper exchange and engine running');
       },
@@ -176,6 +189,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         try {
           await backtests.close();
           if (trading) {
+            await signals.stop();
             await paper.stop();
             await engine.stop();
           }
@@ -214,6 +228,8 @@ export async function buildApp(core: Core, now: () => Date = () => new Date(), o
     gridBots: core.gridBots,
     smartTrades: core.smartTrades,
     trades: core.trades,
+    signals: core.signals,
+    signalConfig: core.config.signals,
     paper: core.paper,
     backtests: core.backtests,
     paperCandles: core.paperCandles,

@@ -32,6 +32,7 @@ describe(loadConfig.name, () => {
       logFormat: 'auto',
       rateLimitPerMinute: 100,
       paper: DEFAULT_PAPER,
+      signals: { allowedIps: [], hmacSecret: undefined },
     });
   });
 
@@ -44,6 +45,8 @@ describe(loadConfig.name, () => {
       TRADELOOP_MASTER_KEY: ' passphrase ',
       LOG_LEVEL: 'debug',
       RATE_LIMIT_PER_MINUTE: '0',
+      SIGNAL_ALLOWED_IPS: '52.89.214.238, 34.212.75.30,::1',
+      SIGNAL_HMAC_SECRET: 'shared',
     });
     assert.deepEqual(config, {
       host: '0.0.0.0',
@@ -55,6 +58,7 @@ describe(loadConfig.name, () => {
       logFormat: 'auto',
       rateLimitPerMinute: 0,
       paper: DEFAULT_PAPER,
+      signals: { allowedIps: ['52.89.214.238', '34.212.75.30', '::1'], hmacSecret: 'shared' },
     });
     assert.equal(loadConfig({ PORT: '', HOST: ' ', DATABASE_URL: '' }).port, 8080);
     assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined);
@@ -94,6 +98,7 @@ describe(loadConfig.name, () => {
     ],
     ['an unknown --log-level', {}, { 'log-level': 'loud' }, /^--log-level must be one of/],
     ['a negative RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '-5' }, {}, /^RATE_LIMIT_PER_MINUTE must be/],
+    ['a SIGNAL_ALLOWED_IPS entry that is a name', { SIGNAL_ALLOWED_IPS: '52.89.214.238,tradingview.com' }, {}, /^SIGNAL_ALLOWED_IPS must list IP addresses separated by commas, got "tradingview.com"$/],
     ['a RATE_LIMIT_PER_MINUTE that is no number', { RATE_LIMIT_PER_MINUTE: 'lots' }, {}, /^RATE_LIMIT_PER_MINUTE/],
     ['a HOST that is a name', { HOST: 'my-server.example' }, {}, /^HOST must be an IP address of this machine or localhost .*got "my-server.example"$/],
     ['a --host that is no address', {}, { host: '300.1.2.3' }, /^--host must be an IP address/],

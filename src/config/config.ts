@@ -16,6 +16,15 @@ export interface Config {
   /** Requests per minute per API key; 0 disables the limit. */
   rateLimitPerMinute: number;
   paper: PaperConfig;
+  signals: SignalConfig;
+}
+
+/** TradingView signals (docs/signals.md). */
+export interface SignalConfig {
+  /** Sender addresses accepted; empty accepts any (the token in the body is always checked). */
+  allowedIps: string[];
+  /** When set, each signal must carry `Signature`: the hex HMAC-SHA256 of its body with this secret. */
+  hmacSecret: string | undefined;
 }
 
 export const FEED_KINDS = ['live', 'replay', 'synthetic', 'manual'] as const;
@@ -77,7 +86,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
     logFormat: logFormat as LogFormat,
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', nonEmpty(env.RATE_LIMIT_PER_MINUTE), 100, 0, 1e9),
     paper: paperConfig(env),
+    signals: signalConfig(env),
   };
+}
+
+function signalConfig(env: NodeJS.ProcessEnv): SignalConfig {
+  const allowedIps = (nonEmpty(env.SIGNAL_ALLOWED_IPS) ?? '').split(',').map((ip) => ip.trim()).filter((ip) => ip !== '');
+  const invalid = allowedIps.filter((ip) => net.isIP(ip) === 0);
+  if (invalid.length > 0) throw new ConfigError(`SIGNAL_ALLOWED_IPS must list IP addresses separated by commas, got "${invalid.join(', ')}"`);
+  return { allowedIps, hmacSecret: nonEmpty(env.SIGNAL_HMAC_SECRET) };
 }
 
 function paperConfig(env: NodeJS.ProcessEnv): PaperConfig {

@@ -81,6 +81,8 @@ export const ACCESS_TABLE = {
   'POST /ver1/bots/:bot_id/panic_sell_all_deals': signed('BOTS_WRITE'),
   'POST /ver1/bots/:bot_id/cancel_all_deals': signed('BOTS_WRITE'),
   'GET /ver1/bots/:bot_id/show': signed('BOTS_READ'),
+  // The body's email_token is the credential (docs/signals.md); TradingView cannot sign.
+  'POST /trade_signal/trading_view': open,
 
   'GET /ver1/deals': signed('BOTS_READ'),
   'GET /ver1/deals/:deal_id/show': signed('BOTS_READ'),

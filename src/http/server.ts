@@ -41,6 +41,9 @@ import { openApiRoutes } from './routes/openapi.routes.ts';
 import { systemRoutes } from './routes/ver1/system.routes.ts';
 import { userRoutes } from './routes/ver1/users.routes.ts';
 import { attachStreamServer, type StreamServerOptions } from '../streams/stream-server.ts';
+import type { SignalConfig } from '../config/config.ts';
+import type { SignalsService } from '../signals/signals.service.ts';
+import { signalPathRewrite, tradeSignalRoutes } from './routes/trade-signal.routes.ts';
 
 export interface HttpDeps {
   logger: Logger;
@@ -66,6 +69,8 @@ export interface HttpDeps {
   now(): Date;
   /** The websocket streams on the same port (docs/streams.md). */
   streams?: Omit<StreamServerOptions, 'now'>;
+  signals: SignalsService;
+  signalConfig: SignalConfig;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -81,6 +86,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
     genReqId: () => randomUUID(),
+    rewriteUrl: (request) => signalPathRewrite(request.url ?? '/'),
     // Fastify's own request lines would log the query string, which can carry credentials.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
   }) as unknown as FastifyInstance;
@@ -114,11 +120,12 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...paperCandleRoutes(deps.paper, deps.paperCandles),
     ...marketDataRoutes(deps.markets),
     ...accountRoutes(deps),
-    ...botRoutes({ bots: deps.dcaBots, deals: deps.deals, botStats: deps.botStats }),
+    ...botRoutes({ bots: deps.dcaBots, deals: deps.deals, botStats: deps.botStats, signals: deps.signals }),
     ...dealRoutes({ deals: deps.deals, accounts: deps.accounts, markets: deps.markets, bots: deps.dcaBots, smartTrades: deps.smartTrades }),
     ...gridBotRoutes(deps.gridBots),
     ...smartTradeRoutes(deps.smartTrades),
     ...tradeRoutes(deps.trades),
+    ...tradeSignalRoutes(app, { signals: deps.signals, config: deps.signalConfig, now: deps.now }),
   ]);
   registerDashboard(app);
   if (deps.streams) {

@@ -122,6 +122,10 @@ export const errors = {
   /** Trades ver1 cancel, and a SmartTrade sub-trade that cannot be cancelled. */
   tradeCannotBeCancelled: () => new ApiError(400, 'unprocessable_entity', 'Trade cannot be cancelled'),
   tradeCannotBeClosed: () => new ApiError(400, 'unprocessable_entity', 'Trade cannot be closed at market'),
+  /** TradingView signals (docs/signals.md): a token that is not the bot's, or a refused sender. */
+  signalTokenInvalid: () => new ApiError(401, 'email_token_invalid', 'The email_token is not the token of this bot'),
+  signalSignatureInvalid: () => new ApiError(401, 'signature_invalid', 'The Signature header is not the HMAC-SHA256 of the body with the signal secret'),
+  signalSenderRefused: () => new ApiError(403, 'Forbidden', 'Signals are not accepted from this address (SIGNAL_ALLOWED_IPS)'),
 } as const;
 
 /** Validation errors collected field by field, keyed the way the reference names fields. */

@@ -45,7 +45,7 @@ describe('POST /ver1/bots/create_bot', () => {
         trailing_enabled: true,
         trailing_deviation: '1',
         martingale_volume_coefficient: '20',
-        strategy_list: [{ strategy: 'nonstop' }, { strategy: 'tv_custom_signal' }],
+        strategy_list: [{ strategy: 'nonstop' }, { strategy: 'trading_view' }],
       })),
       {
         take_profit_steps: ['amount_percentage values must add up to 100'],
@@ -232,7 +232,7 @@ describe('bot endpoints', () => {
 
   it('answers the strategy list and keeps the pairs blacklist', async () => {
     const strategies = (await api(bench, 'GET', '/ver1/bots/strategy_list')).body;
-    assert.deepEqual(Object.keys(strategies), ['manual', 'nonstop', 'rsi', 'ult', 'b_bands_percent', 'ma_cross', 'cci', 'ta_preset']);
+    assert.deepEqual(Object.keys(strategies), ['manual', 'nonstop', 'tv_custom_signal', 'rsi', 'ult', 'b_bands_percent', 'ma_cross', 'cci', 'ta_preset']);
     assert.equal(strategies.rsi.strategy_type, 'indicator');
     assert.ok('SMA-50-200' in strategies.ta_preset.options.type);
     assert.deepEqual((await api(bench, 'GET', '/ver1/bots/pairs_black_list')).body, { pairs: [] });

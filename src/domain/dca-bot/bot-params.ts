@@ -182,7 +182,7 @@ export function dealSettingsFrom(params: BotParams, invalid: FieldErrorCollector
 
 function startConditions(list: NonNullable<BotParams['strategy_list']>, invalid: FieldErrorCollector): StartCondition[] {
   const conditions = list.flatMap((item, index) => {
-    if (item.strategy !== 'manual' && item.strategy !== 'nonstop') return indicatorConditions([item], 'strategy_list', invalid, index);
+    if (item.strategy !== 'manual' && item.strategy !== 'nonstop' && item.strategy !== 'tv_custom_signal') return indicatorConditions([item], 'strategy_list', invalid, index);
     return [{ strategy: item.strategy, options: item.options ?? {} } satisfies StartCondition];
   });
   if (conditions.some((c) => c.strategy === 'nonstop') && conditions.length > 1) {

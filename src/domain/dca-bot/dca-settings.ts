@@ -65,7 +65,7 @@ export interface DealSettings {
   feeRate: string;
 }
 
-export const START_STRATEGIES = ['manual', 'nonstop', 'rsi', 'ult', 'b_bands_percent', 'cci', 'ma_cross', 'ta_preset'] as const;
+export const START_STRATEGIES = ['manual', 'nonstop', 'tv_custom_signal', 'rsi', 'ult', 'b_bands_percent', 'cci', 'ma_cross', 'ta_preset'] as const;
 export type StartStrategy = (typeof START_STRATEGIES)[number];
 
 export const TIMEFRAMES: Record<string, number> = {

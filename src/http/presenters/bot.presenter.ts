@@ -10,6 +10,8 @@ import { dec, type Decimal } from '../../shared/decimal.ts';
 export interface BotPresentation {
   bot: Automation<DcaBotState>;
   accountName: string;
+  /** The bot's TradingView signal token (docs/signals.md), shown to its owner only. */
+  emailToken: string;
   activeDealsUsdProfit: Decimal;
   /** Present on show, enable and disable. */
   activeDeals?: unknown[];
@@ -25,7 +27,7 @@ const percentText = (value: unknown) => {
   return fixed.includes('.') ? fixed : `${fixed}.0`;
 };
 
-export function presentBot({ bot, accountName, activeDealsUsdProfit, activeDeals, events }: BotPresentation) {
+export function presentBot({ bot, accountName, emailToken, activeDealsUsdProfit, activeDeals, events }: BotPresentation) {
   const { state } = bot;
   const { config } = state;
   const { deal } = config;
@@ -56,6 +58,7 @@ export function presentBot({ bot, accountName, activeDealsUsdProfit, activeDeals
     easy_form_supported: false,
     close_deals_timeout: deal.closeDealsTimeout,
     url_secret: state.urlSecret,
+    email_token: emailToken,
     take_profit_steps: deal.takeProfitSteps.map((step, index) => ({
       id: index,
       amount_percentage: dec(step.amountPercentage).toFixed(),
@@ -121,6 +124,7 @@ const indicator = (name: string, options: Record<string, unknown>) => ({
 export const STRATEGY_LIST = {
   manual: { strategy_type: 'signal', payed: false, beta: false, name: "Manually/API (Bot won't open new trades automatically)" },
   nonstop: { strategy_type: 'signal', payed: false, beta: false, name: 'Open new trade asap' },
+  tv_custom_signal: { strategy_type: 'signal', payed: false, beta: false, name: 'Trading View custom signal' },
   rsi: indicator('RSI', { points: null, trigger_condition: TRIGGERS, time_period: null }),
   ult: indicator('Ultimate Oscillator', { trigger_condition: TRIGGERS, points: null, first_period: null, second_period: null, third_period: null }),
   b_bands_percent: indicator('Bollinger Bands %B', { points: null, trigger_condition: TRIGGERS, time_period: null, deviation: null }),

@@ -3,6 +3,7 @@ import Type from 'typebox';
 import type { BotStatsService } from '../../../services/bot-stats.service.ts';
 import type { Bot, DcaBotsService } from '../../../services/dca-bots.service.ts';
 import type { DealsService } from '../../../services/deals.service.ts';
+import type { SignalsService } from '../../../signals/signals.service.ts';
 import { presentBot, STRATEGY_LIST } from '../../presenters/bot.presenter.ts';
 import { presentDeal } from '../../presenters/deal.presenter.ts';
 import { defineRoute } from '../../route.ts';
@@ -14,20 +15,23 @@ export interface BotRouteDeps {
   bots: DcaBotsService;
   deals: DealsService;
   botStats: BotStatsService;
+  signals: Pick<SignalsService, 'emailTokens'>;
 }
 
 export const botRoutes = (deps: BotRouteDeps) => {
   const present = async (bot: Bot, userId: number, options: { withDeals?: boolean; events?: boolean } = {}) => {
-    const [account, active, views, events] = await Promise.all([
+    const [account, active, views, events, tokens] = await Promise.all([
       deps.bots.accountOf(userId, bot).catch(() => undefined),
       deps.botStats.activeFigures([bot]),
       options.withDeals ? deps.deals.activeViews(bot) : Promise.resolve(undefined),
       options.events ? deps.bots.events(bot.id) : Promise.resolve(undefined),
+      deps.signals.emailTokens([bot.id]),
     ]);
     const accountName = account?.name ?? '';
     return presentBot({
       bot,
       accountName,
+      emailToken: tokens.get(bot.id)!,
       activeDealsUsdProfit: active.usdProfit,
       ...(views === undefined ? {} : { activeDeals: views.map((view) => presentDeal(view, accountName)) }),
       ...(events === undefined ? {} : { events }),
