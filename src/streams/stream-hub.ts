@@ -4,12 +4,13 @@
  * each changed entity once, from its current state, and hands the JSON to every subscription of
  * its user on its channel. An entity changed again before it was rendered is rendered once.
  *
- * Rendering and sending share the engine's thread, so the loop takes at most BUSY_SHARE of the
- * time: after each slice of work it pauses in proportion. When entities change faster than that
- * share can render them, they are rendered less often (each time in their latest state), rather
- * than the engine slowing down.
+ * Rendering and sending share the engine's thread, so while the engine is busy (it stored a batch
+ * in the last ENGINE_BUSY_MS) the loop takes at most BUSY_SHARE of the time: after each slice of
+ * work it pauses in proportion. When entities change faster than that share can render them,
+ * they are rendered less often (each time in their latest state), rather than the engine slowing
+ * down. While the engine is idle, the loop only lets other work in between slices.
  */
-import { setTimeout as pause } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as pause } from 'node:timers/promises';
 import type { DcaRecord } from '../domain/dca-bot/step-output.ts';
 import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
 import type { CommittedBatch } from '../engine/engine-store.ts';
@@ -63,6 +64,7 @@ export class StreamHub {
   private changed = new Map<string, Change>();
   private rendering = false;
   private profitSequence = 0;
+  private lastCommitAt = -Infinity;
 
   constructor(
     private readonly renderers: EntityRenderers,
@@ -86,6 +88,7 @@ export class StreamHub {
 
   /** The engine's after-commit listener: cheap, never awaits. */
   noteCommitted(batch: CommittedBatch): void {
+    this.lastCommitAt = performance.now();
     const owners = new Map<number, number>();
     for (const { id, kind, userId } of batch.automations) {
       owners.set(id, userId);
@@ -128,8 +131,9 @@ export class StreamHub {
         for (const [entityKey, change] of changes) {
           await this.push(entityKey, change);
           const busy = performance.now() - sliceStarted;
-          if (busy < SLICE_MS || this.busyShare >= 1) continue;
-          await pause((busy * (1 - this.busyShare)) / this.busyShare);
+          if (busy < SLICE_MS) continue;
+          const engineBusy = performance.now() - this.lastCommitAt < ENGINE_BUSY_MS;
+          await (engineBusy && this.busyShare < 1 ? pause((busy * (1 - this.busyShare)) / this.busyShare) : nextTurn());
           sliceStarted = performance.now();
         }
       }
@@ -157,5 +161,6 @@ export class StreamHub {
 /** The share of the thread's time the hub may take while it has work. */
 const BUSY_SHARE = 0.08;
 const SLICE_MS = 5;
+const ENGINE_BUSY_MS = 100;
 
 const topic = (channel: ChannelName, userId: number) => `${channel}:${userId}`;
