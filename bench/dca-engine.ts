@@ -26,10 +26,10 @@ import { PAPER_MARKETS } from '../src/exchanges/paper/paper-markets.ts';
 import { dec, ZERO } from '../src/shared/decimal.ts';
 import { FieldErrorCollector } from '../src/shared/errors.ts';
 import { SqlDcaRepository, writeDcaRecords } from '../src/store/dca.repository.ts';
-import type { Benchmark, BenchOutcome } from './support/benchmark.ts';
+import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
 import { describeResult, marketBatches, replay, type World } from './support/engine-replay.ts';
 
-const BOTS_PER_PAIR = 250;
+const BOTS_PER_PAIR = scaled(250);
 const ACTIVE_SAFETY_ORDERS = 5;
 /** Base and safety order volumes in the quote currency: about twice the market minimum. */
 const ORDER_VOLUME: Record<string, string> = { USDT_BTC: '10', USDT_ETH: '10', BTC_ETH: '0.0002', USDT_SOL: '10' };

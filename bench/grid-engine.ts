@@ -17,10 +17,10 @@ import { gridBotKind } from '../src/engine/kinds/grid-bot.kind.ts';
 import { PAPER_MARKETS } from '../src/exchanges/paper/paper-markets.ts';
 import { dec, ZERO } from '../src/shared/decimal.ts';
 import { writeGridProfits } from '../src/store/grid-bots.repository.ts';
-import type { Benchmark, BenchOutcome } from './support/benchmark.ts';
+import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
 import { describeResult, marketBatches, replay, type World } from './support/engine-replay.ts';
 
-const BOTS_PER_PAIR = 250;
+const BOTS_PER_PAIR = scaled(250);
 const LINES = 100;
 const QUANTITY_PER_GRID: Record<string, string> = { USDT_BTC: '10', USDT_ETH: '10', BTC_ETH: '0.0002', USDT_SOL: '10' };
 /** The paper exchange's default fee, which the balancing orders and the grids' step check assume. */

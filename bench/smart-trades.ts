@@ -28,11 +28,11 @@ import type { Market } from '../src/exchanges/exchange.ts';
 import { PAPER_MARKETS } from '../src/exchanges/paper/paper-markets.ts';
 import { dec, type Decimal, ZERO } from '../src/shared/decimal.ts';
 import { FieldErrorCollector } from '../src/shared/errors.ts';
-import type { Benchmark, BenchOutcome } from './support/benchmark.ts';
+import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
 import { describeResult, replay, tradeBatches, type World } from './support/engine-replay.ts';
 
-const TRADES = 10_000;
 const TRADES_PER_ACCOUNT = 10;
+const TRADES = scaled(10_000, TRADES_PER_ACCOUNT * 4);
 /**
  * Position sizes of about 20 USDT (about 0.02 BTC on BTC_ETH, whose price level is its own), so that a
  * short's take profit at half the price still meets the 5 USDT minimum.

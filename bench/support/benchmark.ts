@@ -36,3 +36,14 @@ export function isBenchmark(value: unknown): value is Benchmark {
     typeof candidate.run === 'function'
   );
 }
+
+/**
+ * BENCH_SCALE (a fraction from 0.01 to 1, default 1) scales the engine benchmarks' populations
+ * for a quick run: `count` automations become `count × scale`, at least `minimum`.
+ */
+export function scaled(count: number, minimum = 2): number {
+  const raw = process.env.BENCH_SCALE?.trim();
+  const scale = raw === undefined || raw === '' ? 1 : Number(raw);
+  if (!(scale >= 0.01 && scale <= 1)) throw new Error(`BENCH_SCALE must be a fraction from 0.01 to 1, got "${raw}"`);
+  return Math.max(minimum, Math.round(count * scale));
+}

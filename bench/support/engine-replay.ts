@@ -30,6 +30,7 @@ import type { Database } from '../../src/store/database.ts';
 import { SqlEngineRepository } from '../../src/store/engine.repository.ts';
 import { SqlPaperRepository } from '../../src/store/paper.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
+import { describeWrites, markWrites, type Written, writtenSince } from './write-stats.ts';
 
 const CANDLES_FILE = path.join(MARKET_FIXTURES_DIR, 'coinbase-BTCUSD-1h-2017-07_2019-10.csv.gz');
 const TRADES_FILE = path.join(MARKET_FIXTURES_DIR, 'binance-BTCUSDT-trades-2024-08-08T2354_2024-08-09T0005.csv.gz');
@@ -112,6 +113,8 @@ export interface ReplayResult {
   /** Heap in use after a collection, at each tenth of the run. */
   heapMb: number[];
   fills: number;
+  /** Rows and WAL the database wrote during the replay (setup left out). */
+  written: Written;
   world: World;
   close(): Promise<void>;
 }
@@ -160,6 +163,7 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
   const tenth = Math.max(1, Math.floor(batches.length / 10));
   let fills = 0;
   let ticks = 0;
+  const mark = await markWrites(db);
   for (let index = 1; index < batches.length; index += 1) {
     const batch = batches[index]!;
     const before = performance.now();
@@ -172,6 +176,7 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
       heapMb.push(Math.round(process.memoryUsage().heapUsed / 1e6));
     }
   }
+  const written = await writtenSince(db, mark);
   const ms = latencies.reduce((sum, latency) => sum + latency, 0);
   latencies.sort((a, b) => a - b);
   const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
@@ -182,6 +187,7 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
     p99Ms: percentile(0.99),
     heapMb,
     fills,
+    written,
     world,
     close: async () => {
       await paper.stop();
@@ -197,7 +203,8 @@ export function describeResult(label: string, result: ReplayResult, baseline?: R
   return (
     `  ${label.padEnd(28)} ${Math.round(rate).toString().padStart(8)} ticks/s  p50 ${result.p50Ms.toFixed(2)} ms  ` +
     `p99 ${result.p99Ms.toFixed(2)} ms  fills ${result.fills}${ratio}\n` +
-    `  ${''.padEnd(28)} heap after GC at each tenth (MB): ${result.heapMb.join(' ')}`
+    `  ${''.padEnd(28)} heap after GC at each tenth (MB): ${result.heapMb.join(' ')}` +
+    (result.fills > 0 ? `\n${describeWrites(result.written, result.fills)}` : '')
   );
 }
 
