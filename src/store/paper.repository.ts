@@ -43,7 +43,9 @@ export class SqlPaperRepository implements PaperStateStore {
         await tx.query(
           `INSERT INTO paper_balances (account_id, currency, free, locked)
            SELECT * FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[])
-           ON CONFLICT (account_id, currency) DO UPDATE SET free = EXCLUDED.free, locked = EXCLUDED.locked`,
+           ON CONFLICT (account_id, currency) DO UPDATE SET free = EXCLUDED.free, locked = EXCLUDED.locked
+           -- The venue hands over every balance of an account it touched; most did not move.
+           WHERE (paper_balances.free, paper_balances.locked) IS DISTINCT FROM (EXCLUDED.free, EXCLUDED.locked)`,
           columns(balances, 4),
         );
       }
