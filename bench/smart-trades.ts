@@ -28,6 +28,7 @@ import type { Market } from '../src/exchanges/exchange.ts';
 import { PAPER_MARKETS } from '../src/exchanges/paper/paper-markets.ts';
 import { dec, type Decimal, ZERO } from '../src/shared/decimal.ts';
 import { FieldErrorCollector } from '../src/shared/errors.ts';
+import { applyChanges } from '../src/engine/state-changes.ts';
 import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
 import { describeResult, replay, tradeBatches, type World } from './support/engine-replay.ts';
 
@@ -141,9 +142,12 @@ async function checkTrades(world: World, batches: readonly MarketTick[][]): Prom
     if (tick.price.lt(low.get(tick.pair)!)) low.set(tick.pair, tick.price);
   }
   const trades = await world.engine.list(smartTradeKind, { userId: world.userId });
-  const rows = await world.db.query<{ id: string; state: string }>("SELECT id, state FROM automations WHERE kind = 'smart_trade'");
-  // Stored as the engine writes it: the kind's JSON under `v`, compared here as text.
-  const stored = new Map(rows.map((row) => [Number(row.id), JSON.stringify((JSON.parse(row.state) as { v: unknown }).v)]));
+  const rows = await world.db.query<{ id: string; state: string; changes: string | null }>(
+    "SELECT id, state, changes FROM automations WHERE kind = 'smart_trade'",
+  );
+  // Stored as the engine writes it: a snapshot and the changes since, the kind's JSON under `v`, compared here as text.
+  const stateOf = (row: (typeof rows)[number]) => applyChanges(JSON.parse(row.state), row.changes && JSON.parse(row.changes)) as { v: unknown };
+  const stored = new Map(rows.map((row) => [Number(row.id), JSON.stringify(stateOf(row).v)]));
   let open = 0;
   let missed = 0;
   let differ = 0;

@@ -9,6 +9,7 @@ import type { EngineOrder, LiveAutomation } from './automation-kind.ts';
 import type { BatchStore } from './batch-store.ts';
 import type { CommittedBatch, EngineBatch, EngineStore } from './engine-store.ts';
 import { isFinal, type OrderJournal } from './order-journal.ts';
+import { StateSnapshots } from './state-changes.ts';
 import type { Timers } from './timers.ts';
 import { dec } from '../shared/decimal.ts';
 
@@ -36,6 +37,7 @@ export class BatchWriter {
   private placed: EngineOrder[] = [];
   private ids: number[] = [];
   private nextIndex = 0;
+  private readonly snapshots = new StateSnapshots();
 
   constructor(
     private readonly store: EngineStore,
@@ -119,7 +121,7 @@ export class BatchWriter {
       automations: [...this.dirty.values()].map(({ automation, kind }) => ({
         id: automation.id,
         running: kind.isRunning(automation.state),
-        state: { v: kind.toJson(automation.state), timers: this.timers.of(automation.id) },
+        ...this.snapshots.encode(automation.id, { v: kind.toJson(automation.state), timers: this.timers.of(automation.id) }),
         updatedAt: automation.updatedAt,
       })),
       events: this.events,
@@ -134,6 +136,9 @@ export class BatchWriter {
     const placed = this.placed;
     this.placed = [];
     const refused = await this.batches.save(batch);
+    for (const change of batch.automations) {
+      if (!change.running || refused.has(change.id)) this.snapshots.forget(change.id);
+    }
     for (const order of batch.orders) if (isFinal(order)) this.journalOf.forget(order);
     for (const order of placed) if (refused.has(order.automationId)) this.journalOf.forget(order);
     const committed: CommittedBatch = {
@@ -145,7 +150,13 @@ export class BatchWriter {
 
   /** Stores a batch of the engine's own (a quarantine), retrying while storage is unreachable. */
   storeAlone(batch: EngineBatch): Promise<void> {
+    for (const change of batch.automations) this.snapshots.forget(change.id);
     return this.batches.retrying(batch);
+  }
+
+  /** An automation removed: its next state, if it ever has one, is stored whole. */
+  forget(id: number): void {
+    this.snapshots.forget(id);
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Sql } from '../store/database.ts';
 import type { EngineOrder, StoredEvent } from './automation-kind.ts';
+import type { StateChange } from './state-changes.ts';
 
 /** What automations of one kind recorded in a batch. */
 export type KindRecords = Array<{ automationId: number; records: unknown[] }>;
@@ -31,12 +32,15 @@ export interface NewAutomation {
   at: Date;
 }
 
-export interface AutomationChange {
+/**
+ * An automation's new state: whole (stored as its new snapshot), or only what changed since the
+ * snapshot last stored (state-changes.ts). The store keeps both and reads them back as one state.
+ */
+export type AutomationChange = {
   id: number;
   running: boolean;
-  state: unknown;
   updatedAt: Date;
-}
+} & ({ state: unknown; changes?: never } | { changes: StateChange[]; state?: never });
 
 export interface EngineBatch {
   automations: AutomationChange[];

@@ -193,6 +193,7 @@ export class Engine {
       const live = this.running.get(id);
       if (live && live.kind !== kind) return;
       this.untrack(id);
+      this.writer.forget(id);
       await this.ports.store.remove(id);
     });
   }

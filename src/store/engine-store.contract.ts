@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { EngineOrder } from '../engine/automation-kind.ts';
-import type { EngineStore } from '../engine/engine-store.ts';
+import type { AutomationChange, EngineStore } from '../engine/engine-store.ts';
+import type { StateChange } from '../engine/state-changes.ts';
 
 export interface EngineStoreSubject {
   store: EngineStore;
@@ -88,6 +89,36 @@ export function engineStoreContract(name: string, setup: () => Promise<EngineSto
       assert.deepEqual((await store.events(bot.id, { limit: 10, offset: 0 })).map((e) => e.message), ['first', 'second']);
       assert.deepEqual((await store.events(bot.id, { limit: 1, offset: 1 })).map((e) => e.message), ['second']);
       assert.deepEqual(await subject.recorded(), [{ automationId: bot.id, records: [{ profit: '1.5' }] }]);
+    });
+
+    it('reads a state stored as changes as its snapshot with the latest changes applied', async () => {
+      const bot = await insert();
+      const saveState = (change: { state: unknown } | { changes: StateChange[] }, minute: number) =>
+        store.save({ ...emptyBatch, automations: [{ id: bot.id, running: true, ...change, updatedAt: at(minute) } as AutomationChange] });
+      await saveState({ state: { v: { lines: [[1, 'a'], [2, 'b']], n: 1 } } }, 1);
+      await saveState({ changes: [[['v', 'lines', 0, 1], 'x']] }, 2);
+      // Changes replace the earlier ones: each is everything that differs from the snapshot.
+      await saveState({ changes: [[['v', 'lines', 1, 1], 'y'], [['v', 'n']], [['v', 'added'], true]] }, 3);
+      const read = await store.get('grid_bot', bot.id);
+      assert.deepEqual(read?.state, { v: { lines: [[1, 'a'], [2, 'y']], added: true } });
+      assert.equal(read?.updatedAt.getTime(), at(3).getTime());
+      await saveState({ state: { v: { n: 5 } } }, 4);
+      assert.deepEqual((await store.loadRunning()).automations.find((a) => a.id === bot.id)?.state, { v: { n: 5 } });
+    });
+
+    it('pages the events of several batches in the order they were logged', async () => {
+      const bot = await insert();
+      const other = await insert();
+      const event = (automationId: number, message: string, minute: number) => ({ automationId, message, at: at(minute) });
+      await store.save({ ...emptyBatch, events: [event(bot.id, 'a', 1), event(other.id, 'x', 1), event(bot.id, 'b', 1)] });
+      await store.save({ ...emptyBatch, events: [event(bot.id, 'c', 2), event(bot.id, 'd', 2), event(bot.id, 'e', 2)] });
+      const page = async (offset: number, limit: number) =>
+        (await store.events(bot.id, { limit, offset })).map((e) => `${e.message}${e.createdAt.getUTCMinutes()}`);
+      assert.deepEqual(await page(0, 10), ['a1', 'b1', 'c2', 'd2', 'e2']);
+      assert.deepEqual(await page(1, 3), ['b1', 'c2', 'd2']);
+      assert.deepEqual(await page(4, 3), ['e2']);
+      assert.deepEqual(await page(5, 3), []);
+      assert.deepEqual((await store.events(other.id, { limit: 10, offset: 0 })).map((e) => e.message), ['x']);
     });
 
     it('upserts journal rows by id, changing only what an order can change', async () => {

@@ -12,6 +12,7 @@ import type {
   RecordWriter,
   StoredAutomation,
 } from '../engine/engine-store.ts';
+import { applyChanges } from '../engine/state-changes.ts';
 import type { Database } from './database.ts';
 import { columns } from './unnest.ts';
 
@@ -22,6 +23,7 @@ interface AutomationRow {
   account_id: string;
   running: boolean;
   state: string;
+  changes: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -48,7 +50,7 @@ interface OrderRow {
   updated_at: Date;
 }
 
-const AUTOMATION_COLUMNS = 'id, kind, user_id, account_id, running, state, created_at, updated_at';
+const AUTOMATION_COLUMNS = 'id, kind, user_id, account_id, running, state, changes, created_at, updated_at';
 const ORDER_COLUMNS = `id, automation_id, order_key, client_order_id, account_id, pair, role, side, order_type,
   time_in_force, price::text, amount::text, filled::text, filled_total::text, fee::text, status, cancel_requested, created_at, updated_at`;
 
@@ -75,13 +77,23 @@ export class SqlEngineRepository implements EngineStore {
     if (empty) return;
     await this.db.transaction(async (tx) => {
       if (batch.automations.length > 0) {
+        // A state given whole replaces the snapshot and clears the changes; changes leave the
+        // snapshot (and its out-of-line storage) untouched.
         await tx.query(
-          `UPDATE automations a SET running = c.running, state = c.state, updated_at = c.updated_at
-           FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::timestamptz[]) AS c (id, running, state, updated_at)
+          `UPDATE automations a SET running = c.running, state = coalesce(c.state, a.state), changes = c.changes,
+             updated_at = c.updated_at
+           FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::text[], $5::timestamptz[])
+             AS c (id, running, state, changes, updated_at)
            WHERE a.id = c.id`,
           columns(
-            batch.automations.map((a) => [a.id, a.running, JSON.stringify(a.state), a.updatedAt]),
-            4,
+            batch.automations.map((a) => [
+              a.id,
+              a.running,
+              a.state === undefined ? null : JSON.stringify(a.state),
+              a.changes === undefined ? null : JSON.stringify(a.changes),
+              a.updatedAt,
+            ]),
+            5,
           ),
         );
       }
@@ -106,10 +118,20 @@ export class SqlEngineRepository implements EngineStore {
         );
       }
       if (batch.events.length > 0) {
+        // Each row's messages are a slice of one array of all the batch's messages.
+        const rows = eventRows(batch.events);
+        let first = 1;
         await tx.query(
-          `INSERT INTO automation_events (automation_id, message, created_at)
-           SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])`,
-          columns(batch.events.map((e) => [e.automationId, e.message, e.at]), 3),
+          `INSERT INTO automation_events (automation_id, messages, created_at)
+           SELECT e.automation_id, ($5::text[])[e.first:e.last], e.created_at
+           FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[]) AS e (automation_id, first, last, created_at)`,
+          [
+            ...columns(
+              rows.map((row) => [row.automationId, first, (first += row.messages.length) - 1, row.at]),
+              4,
+            ),
+            rows.flatMap((row) => row.messages),
+          ],
         );
       }
       const byKind = new Map<string, KindRecords>();
@@ -170,7 +192,8 @@ export class SqlEngineRepository implements EngineStore {
 
   async events(automationId: number, page: { limit: number; offset: number }): Promise<StoredEvent[]> {
     const rows = await this.db.query<{ message: string; created_at: Date }>(
-      `SELECT message, created_at FROM automation_events WHERE automation_id = $1 ORDER BY id LIMIT $2 OFFSET $3`,
+      `SELECT m.message, e.created_at FROM automation_events e, unnest(e.messages) WITH ORDINALITY AS m (message, n)
+       WHERE e.automation_id = $1 ORDER BY e.id, m.n LIMIT $2 OFFSET $3`,
       [automationId, page.limit, page.offset],
     );
     return rows.map((row) => ({ message: row.message, createdAt: row.created_at }));
@@ -185,6 +208,17 @@ export class SqlEngineRepository implements EngineStore {
   }
 }
 
+/** The events of one automation at one time, in the order logged, become one row. */
+export function eventRows(events: EngineBatch['events']): Array<{ automationId: number; at: Date; messages: string[] }> {
+  const rows = new Map<string, { automationId: number; at: Date; messages: string[] }>();
+  for (const event of events) {
+    const key = `${event.automationId} ${event.at.getTime()}`;
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { automationId: event.automationId, at: event.at, messages: [] }));
+    row.messages.push(event.message);
+  }
+  return [...rows.values()];
+}
 
 function toAutomation(row: AutomationRow): StoredAutomation {
   return {
@@ -193,7 +227,7 @@ function toAutomation(row: AutomationRow): StoredAutomation {
     userId: Number(row.user_id),
     accountId: Number(row.account_id),
     running: row.running,
-    state: JSON.parse(row.state),
+    state: applyChanges(JSON.parse(row.state), row.changes === null ? null : JSON.parse(row.changes)),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -1,6 +1,7 @@
 /**
  * The engine's store port in memory, for backtests: nothing outlives the process. It behaves as
- * the SQL store does (the shared contract test runs against both): states go through JSON, the
+ * the SQL store does (the shared contract test runs against both): states (snapshots and their
+ * changes) go through JSON, the
  * journal upserts by id keeping a row's fixed fields, removing an automation drops its history.
  * A kind's records go to a sink given by constructor instead of an SQL record writer.
  */
@@ -13,12 +14,14 @@ import type {
   NewAutomation,
   StoredAutomation,
 } from '../../engine/engine-store.ts';
+import { applyChanges } from '../../engine/state-changes.ts';
 
 /** Keeps one kind's records of a batch (grid profits, deal snapshots). */
 export type RecordSink = (batch: KindRecords) => void;
 
 interface Row extends Omit<StoredAutomation, 'state'> {
   state: string;
+  changes: string | null;
 }
 
 const LIVE_STATUSES: ReadonlySet<EngineOrder['status']> = new Set(['pending', 'open']);
@@ -44,6 +47,7 @@ export class MemoryEngineStore implements EngineStore {
       accountId: automation.accountId,
       running: automation.running,
       state: JSON.stringify(automation.state),
+      changes: null,
       createdAt: automation.at,
       updatedAt: automation.at,
     };
@@ -59,7 +63,8 @@ export class MemoryEngineStore implements EngineStore {
       const row = this.automations.get(change.id);
       if (!row) continue;
       row.running = change.running;
-      row.state = JSON.stringify(change.state);
+      if (change.state !== undefined) row.state = JSON.stringify(change.state);
+      row.changes = change.changes === undefined ? null : JSON.stringify(change.changes);
       row.updatedAt = change.updatedAt;
     }
     for (const order of batch.orders) {
@@ -128,6 +133,6 @@ function changeableFields(order: EngineOrder) {
   return { filled, filledTotal, fee, status, cancelRequested, updatedAt };
 }
 
-function toStored(row: Row): StoredAutomation {
-  return { ...row, state: JSON.parse(row.state) };
+function toStored({ changes, ...row }: Row): StoredAutomation {
+  return { ...row, state: applyChanges(JSON.parse(row.state), changes === null ? null : JSON.parse(changes)) };
 }

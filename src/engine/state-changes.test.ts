@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { applyChanges, diffJson, StateSnapshots } from './state-changes.ts';
+
+const gridLike = (lines: number, changed = -1) => ({
+  v: {
+    config: { pair: 'USDT_BTC', upperPrice: '70000', lowerPrice: '50000' },
+    lines: Array.from({ length: lines }, (_, i) => [i, i, `${50000 + i * 200}`, i === changed ? 2 : 1, 1, '0.001', i, null, 0, null, 0]),
+    error: null,
+  },
+  timers: [],
+});
+
+describe('state changes', () => {
+  it('gives back the next state from the snapshot and the diff, for any two JSON values', () => {
+    const json = fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+    fc.assert(
+      fc.property(json, json, (base, next) => {
+        const snapshot = structuredClone(base);
+        assert.deepEqual(applyChanges(base, diffJson(base, next)), next);
+        assert.deepEqual(base, snapshot);
+      }),
+    );
+  });
+
+  it('names only the leaves that moved', () => {
+    assert.deepEqual(diffJson(gridLike(100), gridLike(100, 7)), [[['v', 'lines', 7, 3], 2]]);
+    assert.deepEqual(diffJson({ a: 1, b: [1, 2] }, { b: [1, 2, 3], c: null }), [[['b'], [1, 2, 3]], [['c'], null], [['a']]]);
+  });
+
+  it('stores a first state whole, then its changes until they grow past a quarter of it', () => {
+    const snapshots = new StateSnapshots();
+    assert.ok('state' in snapshots.encode(1, gridLike(100)));
+    assert.deepEqual(snapshots.encode(1, gridLike(100, 3)), { changes: [[['v', 'lines', 3, 3], 2]] });
+    const rebuilt = gridLike(100);
+    rebuilt.v.config = { pair: 'USDT_ETH', upperPrice: '4000', lowerPrice: '3000' };
+    rebuilt.v.lines = rebuilt.v.lines.map((line) => line.map((value) => (typeof value === 'string' ? `${value}.5` : value)));
+    assert.ok('state' in snapshots.encode(1, rebuilt));
+    snapshots.forget(1);
+    assert.ok('state' in snapshots.encode(1, rebuilt));
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * An automation's stored state as a snapshot plus the changes since it. A grid bot's state is
+ * mostly its line plan and settings, and a fill moves one or two lines: rewriting the whole state
+ * on every fill made it the largest write of the engine. The changes are paths into the snapshot's
+ * JSON with their new values; they replace each other (they are not a log), so they stay as small
+ * as what differs from the snapshot, and a new snapshot is written once they grow past a part of it.
+ */
+
+/** `[path, value]` sets the value at the path; `[path]` removes the key at the path. */
+export type StateChange = [Array<string | number>, unknown?];
+
+/** Changes that grow past this part of their snapshot's size are replaced by a new snapshot. */
+const SNAPSHOT_FRACTION = 0.25;
+
+/** What differs between two JSON values, down to the leaves of objects and of same-length arrays. */
+export function diffJson(base: unknown, next: unknown, path: Array<string | number> = [], out: StateChange[] = []): StateChange[] {
+  if (Array.isArray(base) && Array.isArray(next) && base.length === next.length) {
+    for (let index = 0; index < next.length; index += 1) diffJson(base[index], next[index], [...path, index], out);
+  } else if (isObject(base) && isObject(next)) {
+    for (const key of Object.keys(next)) {
+      if (next[key] === undefined) continue;
+      if (base[key] === undefined) out.push([[...path, key], next[key]]);
+      else diffJson(base[key], next[key], [...path, key], out);
+    }
+    for (const key of Object.keys(base)) {
+      if (base[key] !== undefined && next[key] === undefined) out.push([[...path, key]]);
+    }
+  } else if (base !== next && JSON.stringify(base) !== JSON.stringify(next)) {
+    out.push([path, next]);
+  }
+  return out;
+}
+
+/** The snapshot with the changes applied, as a new value (the snapshot is left as it was). */
+export function applyChanges(snapshot: unknown, changes: readonly StateChange[] | null | undefined): unknown {
+  if (!changes || changes.length === 0) return snapshot;
+  const root = structuredClone(snapshot);
+  let result = root;
+  for (const [path, ...value] of changes) {
+    if (path.length === 0) {
+      result = value[0];
+      continue;
+    }
+    let parent = result as Record<string | number, unknown>;
+    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    const last = path[path.length - 1]!;
+    if (value.length === 0) delete parent[last];
+    else parent[last] = value[0];
+  }
+  return result;
+}
+
+/**
+ * Remembers the snapshot last stored for each automation, to store only the changes since it.
+ * It knows only what it stored itself: after a restart, a refusal or a quarantine, the next state
+ * of an automation is stored whole.
+ */
+export class StateSnapshots {
+  private readonly stored = new Map<number, { json: unknown; size: number }>();
+
+  /** What to store for this state: the whole state (a new snapshot) or the changes since the last. */
+  encode(id: number, state: unknown): { state: unknown } | { changes: StateChange[] } {
+    const last = this.stored.get(id);
+    if (last) {
+      const changes = diffJson(last.json, state);
+      if (JSON.stringify(changes).length <= last.size * SNAPSHOT_FRACTION) return { changes };
+    }
+    this.stored.set(id, { json: state, size: JSON.stringify(state).length });
+    return { state };
+  }
+
+  forget(id: number): void {
+    this.stored.delete(id);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
