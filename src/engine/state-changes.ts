@@ -65,7 +65,9 @@ export class StateSnapshots {
       const changes = diffJson(last.json, state);
       if (JSON.stringify(changes).length <= last.size * SNAPSHOT_FRACTION) return { changes };
     }
-    this.stored.set(id, { json: state, size: JSON.stringify(state).length });
+    // Kept as parsed from its own text: plain JSON that nothing else holds or changes.
+    const text = JSON.stringify(state);
+    this.stored.set(id, { json: JSON.parse(text), size: text.length });
     return { state };
   }
 
