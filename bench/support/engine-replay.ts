@@ -204,7 +204,7 @@ export function describeResult(label: string, result: ReplayResult, baseline?: R
     `  ${label.padEnd(28)} ${Math.round(rate).toString().padStart(8)} ticks/s  p50 ${result.p50Ms.toFixed(2)} ms  ` +
     `p99 ${result.p99Ms.toFixed(2)} ms  fills ${result.fills}${ratio}\n` +
     `  ${''.padEnd(28)} heap after GC at each tenth (MB): ${result.heapMb.join(' ')}` +
-    (result.fills > 0 ? `\n${describeWrites(result.written, result.fills)}` : '')
+    `\n${describeWrites(result.written, result.fills, result.ticks)}`
   );
 }
 

@@ -43,15 +43,16 @@ export async function writtenSince(db: Database, before: WriteMark): Promise<Wri
   return { rows, walBytes: Number(wal!.bytes), rowsByTable };
 }
 
-export function describeWrites(written: Written, fills: number): string {
-  const perFill = (value: number) => (fills === 0 ? 'n/a' : (value / fills).toFixed(1));
+export function describeWrites(written: Written, fills: number, ticks: number): string {
+  const per = (value: number, count: number) => (count === 0 ? 'n/a' : (value / count).toFixed(1));
   const tables = [...written.rowsByTable]
     .sort((a, b) => b[1] - a[1])
-    .map(([table, rows]) => `${table} ${perFill(rows)}`)
+    .map(([table, rows]) => `${table} ${per(rows, fills)}`)
     .join(', ');
   return (
-    `  written per fill: ${perFill(written.rows)} rows, ${perFill(written.walBytes)} WAL bytes ` +
-    `(${written.rows} rows, ${(written.walBytes / 1e6).toFixed(1)} MB WAL, ${fills} fills)\n` +
+    `  written per fill: ${per(written.rows, fills)} rows, ${per(written.walBytes, fills)} WAL bytes; ` +
+    `per tick: ${per(written.rows, ticks)} rows, ${per(written.walBytes, ticks)} WAL bytes ` +
+    `(${written.rows} rows, ${(written.walBytes / 1e6).toFixed(1)} MB WAL, ${fills} fills, ${ticks} ticks)\n` +
     `  rows per fill by table: ${tables}`
   );
 }
