@@ -79,6 +79,6 @@ export class SqlSignalsRepository implements SignalStore {
   }
 
   async logBotEvent(botId: number, message: string, at: Date): Promise<void> {
-    await this.sql.query('INSERT INTO automation_events (automation_id, message, created_at) VALUES ($1, $2, $3)', [botId, message, at]);
+    await this.sql.query('INSERT INTO automation_events (automation_id, messages, created_at) VALUES ($1, ARRAY[$2::text], $3)', [botId, message, at]);
   }
 }
