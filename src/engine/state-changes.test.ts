@@ -24,6 +24,16 @@ describe('state changes', () => {
     );
   });
 
+  it('keeps keys named like prototype properties as plain keys', () => {
+    const pairs = [['{}', '{"__proto__":""}'], ['{"__proto__":{"a":1}}', '{}'], ['{"a":{"constructor":2}}', '{"a":{}}']];
+    for (const [before, after] of pairs) {
+      const base = JSON.parse(before!) as unknown;
+      const next = JSON.parse(after!) as unknown;
+      assert.deepEqual(applyChanges(base, diffJson(base, next)), next);
+      assert.deepEqual(applyChanges(next, diffJson(next, base)), base);
+    }
+  });
+
   it('names only the leaves that moved', () => {
     assert.deepEqual(diffJson(gridLike(100), gridLike(100, 7)), [[['v', 'lines', 7, 3], 2]]);
     assert.deepEqual(diffJson({ a: 1, b: [1, 2] }, { b: [1, 2, 3], c: null }), [[['b'], [1, 2, 3]], [['c'], null], [['a']]]);

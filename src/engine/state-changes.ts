@@ -19,11 +19,11 @@ export function diffJson(base: unknown, next: unknown, path: Array<string | numb
   } else if (isObject(base) && isObject(next)) {
     for (const key of Object.keys(next)) {
       if (next[key] === undefined) continue;
-      if (base[key] === undefined) out.push([[...path, key], next[key]]);
+      if (own(base, key) === undefined) out.push([[...path, key], next[key]]);
       else diffJson(base[key], next[key], [...path, key], out);
     }
     for (const key of Object.keys(base)) {
-      if (base[key] !== undefined && next[key] === undefined) out.push([[...path, key]]);
+      if (base[key] !== undefined && own(next, key) === undefined) out.push([[...path, key]]);
     }
   } else if (base !== next && JSON.stringify(base) !== JSON.stringify(next)) {
     out.push([path, next]);
@@ -45,7 +45,8 @@ export function applyChanges(snapshot: unknown, changes: readonly StateChange[] 
     for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
     const last = path[path.length - 1]!;
     if (value.length === 0) delete parent[last];
-    else parent[last] = value[0];
+    // Defined rather than assigned, so a key such as `__proto__` stays a plain own key, as JSON has it.
+    else Object.defineProperty(parent, last, { value: value[0], writable: true, enumerable: true, configurable: true });
   }
   return result;
 }
@@ -74,6 +75,11 @@ export class StateSnapshots {
   forget(id: number): void {
     this.stored.delete(id);
   }
+}
+
+/** A key's own value: JSON keys such as `__proto__` must not reach the prototype. */
+function own(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
