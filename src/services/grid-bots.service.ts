@@ -22,6 +22,7 @@ import { ApiError, errors } from '../shared/errors.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { type GridBotFilter, selectGridBots } from './grid-bots-list.ts';
 import { type MarketsService, PAPER_MARKET_CODE } from './markets.service.ts';
+import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
 import type { Account } from './repositories.ts';
 
 export { GRID_SORT_FIELDS, type GridBotFilter, type GridSortField } from './grid-bots-list.ts';
@@ -35,6 +36,19 @@ export interface GridProfitRow {
   profit: string;
   usdProfit: string | null;
   createdAt: Date;
+}
+
+/** A profit record the grid kind books, as the stores keep it. */
+export function gridProfitRowOf(record: GridProfitRecord): GridProfitRow {
+  return {
+    lineId: record.lineId,
+    linePrice: record.linePrice.toFixed(),
+    side: record.side,
+    orderPlaced: record.orderPlaced,
+    profit: record.profit.toFixed(),
+    usdProfit: record.usdProfit?.toFixed() ?? null,
+    createdAt: record.at,
+  };
 }
 
 export interface GridProfitsStore {

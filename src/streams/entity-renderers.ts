@@ -4,7 +4,6 @@
  * GridBotsService.get makes: accounts are remembered for ACCOUNT_TTL_MS (a renamed account shows
  * in streamed grid bots within that time).
  */
-import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
 import type { Engine } from '../engine/engine.ts';
 import { gridBotKind } from '../engine/kinds/grid-bot.kind.ts';
 import { presentDeal } from '../http/presenters/deal.presenter.ts';
@@ -12,7 +11,7 @@ import { presentGridBot, presentGridProfit } from '../http/presenters/grid-bot.p
 import { presentSmartTrade } from '../http/presenters/smart-trade.presenter.ts';
 import type { AccountsService } from '../services/accounts.service.ts';
 import type { DealsService } from '../services/deals.service.ts';
-import type { GridBotsService } from '../services/grid-bots.service.ts';
+import { gridProfitRowOf, type GridBotsService } from '../services/grid-bots.service.ts';
 import type { MarketsService } from '../services/markets.service.ts';
 import type { Account } from '../services/repositories.ts';
 import type { SmartTradesService } from '../services/smart-trades.service.ts';
@@ -49,19 +48,7 @@ export function entityRenderers(services: RendererServices): EntityRenderers {
       const currentPrice = await markets.ticker(account.marketCode, bot.state.config.pair).then((ticker) => ticker.last, () => undefined);
       return presentGridBot({ bot, account, currentPrice });
     },
-    gridProfit: (botId, record) => ({ type: 'GridBotProfit', grid_bot_id: botId, ...presentGridProfit(profitRow(record)) }),
-  };
-}
-
-function profitRow(record: GridProfitRecord) {
-  return {
-    lineId: record.lineId,
-    linePrice: record.linePrice.toFixed(),
-    side: record.side,
-    orderPlaced: record.orderPlaced,
-    profit: record.profit.toFixed(),
-    usdProfit: record.usdProfit?.toFixed() ?? null,
-    createdAt: record.at,
+    gridProfit: (botId, record) => ({ type: 'GridBotProfit', grid_bot_id: botId, ...presentGridProfit(gridProfitRowOf(record)) }),
   };
 }
 

@@ -1,7 +1,7 @@
 /** Grid bots' profit rows in memory, for backtests: the grid kind's record sink and its reader. */
 import type { GridProfitRecord } from '../../domain/grid-bot/grid-output.ts';
 import type { KindRecords } from '../../engine/engine-store.ts';
-import type { GridProfitRow, GridProfitsStore } from '../../services/grid-bots.service.ts';
+import { gridProfitRowOf, type GridProfitRow, type GridProfitsStore } from '../../services/grid-bots.service.ts';
 
 export class MemoryGridProfits implements GridProfitsStore {
   private readonly rows = new Map<number, GridProfitRow[]>();
@@ -10,17 +10,7 @@ export class MemoryGridProfits implements GridProfitsStore {
     for (const { automationId, records } of batch) {
       let rows = this.rows.get(automationId);
       if (!rows) this.rows.set(automationId, (rows = []));
-      for (const record of records as GridProfitRecord[]) {
-        rows.push({
-          lineId: record.lineId,
-          linePrice: record.linePrice.toFixed(),
-          side: record.side,
-          orderPlaced: record.orderPlaced,
-          profit: record.profit.toFixed(),
-          usdProfit: record.usdProfit?.toFixed() ?? null,
-          createdAt: record.at,
-        });
-      }
+      for (const record of records as GridProfitRecord[]) rows.push(gridProfitRowOf(record));
     }
   };
 
