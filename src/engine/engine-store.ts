@@ -50,6 +50,12 @@ export interface EngineBatch {
   records: Array<{ kind: string; automationId: number; records: unknown[] }>;
 }
 
+/**
+ * A check run first inside every batch transaction (the lease fencing of several engines on one
+ * database); throwing rolls the batch back.
+ */
+export type BatchGuard = (tx: Sql, batch: EngineBatch) => Promise<void>;
+
 /** What one stored batch changed, handed to after-commit listeners (streams, notifications). */
 export interface CommittedBatch {
   automations: Array<{ id: number; kind: string; userId: number; accountId: number }>;

@@ -22,6 +22,7 @@ import type { Command, EngineInput, StepContext } from '../domain/automation.ts'
 import type { Exchange, Ticker } from '../exchanges/exchange.ts';
 import type { AnyAutomationKind, Automation, AutomationKind, EngineOrder, LiveAutomation, StoredEvent } from './automation-kind.ts';
 import { StorageUnavailableError } from '../shared/errors.ts';
+import { AccountOwnedElsewhereError, LeaseLostError } from './lease-store.ts';
 import { BatchStore, STORE_RETRY_DELAYS_MS, StorageLostError } from './batch-store.ts';
 import { BatchWriter, type PendingCommand } from './batch-writer.ts';
 import type { AutomationFilter, CommittedBatch, EngineStore, RecordWriter, StoredAutomation } from './engine-store.ts';
@@ -48,6 +49,18 @@ export interface EnginePorts {
   storeRetryDelaysMs?: readonly number[];
   /** Storage did not come back: the engine stopped; the process should exit non-zero. */
   onStorageLost?: (error: Error) => void;
+  /**
+   * Set when several engines share the database: the accounts this engine holds a lease for
+   * (account-leases.ts). Without it the engine runs every account (one process per database).
+   */
+  leases?: EngineLeases;
+}
+
+export interface EngineLeases {
+  owns(accountId: number): boolean;
+  mayAct(accountId: number): boolean;
+  take(accountId: number): Promise<boolean>;
+  lost(accountId: number): void;
 }
 
 type InboxItem =
@@ -98,7 +111,13 @@ export class Engine {
       ports.logger.warn({ err: error, attempt }, 'storage unavailable; the engine waits and stores the batch again');
     });
     this.writer = new BatchWriter(ports.store, batches, this.journal, this.timers);
-    this.executor = new OrderExecutor(this.sources, this.journal, ports, (item) => this.enqueue(item));
+    const leases = ports.leases;
+    this.executor = new OrderExecutor(
+      this.sources,
+      this.journal,
+      { ...ports, ...(leases ? { mayAct: (accountId: number) => leases.mayAct(accountId) } : {}) },
+      (item) => this.enqueue(item),
+    );
   }
 
   registerRecordWriter(kindName: string, write: RecordWriter): void {
@@ -113,15 +132,12 @@ export class Engine {
     this.committedListeners.push(listener);
   }
 
-  /** Loads running automations, reconciles their orders with the exchanges, and starts timers. */
+  /**
+   * Loads running automations (with leases: of the accounts this engine can take), reconciles
+   * their orders with the exchanges, and starts timers.
+   */
   async start(): Promise<void> {
-    await this.run(async () => {
-      const { automations, liveOrders } = await this.ports.store.loadRunning();
-      for (const order of liveOrders) this.journal.add(order);
-      for (const stored of automations) await this.resume(stored);
-      await this.executor.reconcile(this.journal.all(), this.batchClock());
-      await this.drain();
-    });
+    await this.run(() => this.load(async (accountId) => this.ports.leases?.take(accountId) ?? true));
     this.timerCheck = setInterval(() => this.enqueueDueTimers(this.ports.clock()), TIMER_CHECK_MS);
     this.timerCheck.unref();
   }
@@ -131,11 +147,54 @@ export class Engine {
     await this.settled();
   }
 
+  /** Loads the running automations of an account this engine just took (a takeover). */
+  loadAccount(accountId: number): Promise<void> {
+    return this.run(() => this.load(async (candidate) => candidate === accountId && (this.ports.leases?.owns(accountId) ?? true)));
+  }
+
+  /**
+   * Forgets an account's automations and orders without writing anything: another engine holds
+   * its lease now and carries on from what is stored.
+   */
+  dropAccount(accountId: number): Promise<void> {
+    return this.run(async () => this.forgetAccount(accountId));
+  }
+
+  private async load(wanted: (accountId: number) => Promise<boolean>): Promise<void> {
+    const { automations, liveOrders } = await this.ports.store.loadRunning();
+    const accounts = new Map<number, boolean>();
+    for (const accountId of new Set(automations.map((a) => a.accountId))) accounts.set(accountId, await wanted(accountId));
+    const fresh = liveOrders.filter((order) => accounts.get(order.accountId) && !this.journal.find(order.accountId, order.clientOrderId));
+    for (const order of fresh) this.journal.add(order);
+    for (const stored of automations) {
+      if (accounts.get(stored.accountId) && !this.running.has(stored.id)) await this.resume(stored);
+    }
+    await this.executor.reconcile(fresh, this.batchClock());
+    await this.drain();
+  }
+
+  private forgetAccount(accountId: number): void {
+    for (const [id, live] of this.running) {
+      if (live.automation.accountId !== accountId) continue;
+      this.untrack(id);
+      this.writer.forget(id);
+    }
+    for (const entry of this.journal.all()) if (entry.accountId === accountId) this.journal.forget(entry);
+    this.executor.forgetAccount(accountId);
+  }
+
+  /** With leases, an action on an account another engine runs is refused (never run twice). */
+  private async ensureOwned(accountId: number): Promise<void> {
+    const leases = this.ports.leases;
+    if (leases && !(await leases.take(accountId))) throw new AccountOwnedElsewhereError(accountId);
+  }
+
   async create<S, A>(
     kind: AutomationKind<S, A, unknown>,
     init: { userId: number; accountId: number; state: S },
     action?: A,
   ): Promise<Automation<S>> {
+    await this.ensureOwned(init.accountId);
     const at = new Date(Math.max(this.ports.clock().getTime(), this.lastBatchAt));
     const stored = await this.ports.store.insert({
       kind: kind.name,
@@ -160,8 +219,9 @@ export class Engine {
     return this.run(async () => {
       let live = this.running.get(id);
       if (!live) {
-        const automation = known ?? (await this.load(kind, id));
+        const automation = known ?? (await this.loadOne(kind, id));
         if (!automation) throw new Error(`No ${kind.name} ${id}`);
+        await this.ensureOwned(automation.accountId);
         live = await this.track(automation as Automation<unknown>, kind);
       }
       await this.sources.prime(live.automation.accountId, this.pairsOf(live));
@@ -179,7 +239,7 @@ export class Engine {
   async get<S>(kind: AutomationKind<S, unknown, unknown>, id: number): Promise<Automation<S> | undefined> {
     const live = this.running.get(id);
     if (live) return live.kind === kind ? (live.automation as Automation<S>) : undefined;
-    return this.load(kind, id);
+    return this.loadOne(kind, id);
   }
 
   async list<S>(kind: AutomationKind<S, unknown, unknown>, filter: AutomationFilter): Promise<Automation<S>[]> {
@@ -321,7 +381,10 @@ export class Engine {
       throw error;
     }
     this.waitingForStorage = false;
-    for (const [id, reason] of refused) await this.quarantine(id, reason, at);
+    for (const [id, reason] of refused) {
+      if (reason instanceof LeaseLostError) this.leaseLost(reason);
+      else await this.quarantine(id, reason, at);
+    }
     this.notifyCommitted(committed);
     for (const id of this.stopped) this.running.delete(id);
     this.stopped.clear();
@@ -360,6 +423,14 @@ export class Engine {
       if (error instanceof StorageLostError) this.loseStorage(error);
       else this.ports.logger.error({ err: error, automationId: id }, 'the quarantine of an automation could not be stored');
       throw error;
+    }
+  }
+
+  /** Another engine took the account: what this one had in memory for it is stale, not wrong to store. */
+  private leaseLost(error: LeaseLostError): void {
+    for (const accountId of error.accountIds) {
+      this.forgetAccount(accountId);
+      this.ports.leases?.lost(accountId);
     }
   }
 
@@ -436,7 +507,7 @@ export class Engine {
     this.timers.cancelAll(id);
   }
 
-  private async load<S>(kind: AutomationKind<S, unknown, unknown>, id: number): Promise<Automation<S> | undefined> {
+  private async loadOne<S>(kind: AutomationKind<S, unknown, unknown>, id: number): Promise<Automation<S> | undefined> {
     const stored = await this.ports.store.get(kind.name, id);
     return stored && this.revive(kind, stored);
   }

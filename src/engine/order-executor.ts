@@ -16,6 +16,11 @@ export type ExecutorEvent =
 interface ExecutorPorts {
   batchOrders?: <T>(work: () => Promise<T>) => Promise<T>;
   logger: { warn(object: object, message: string): void };
+  /**
+   * Whether orders may go out for the account now (its lease, by this engine's clock); orders
+   * held back wait with the unconfirmed ones, and go out once the lease is renewed.
+   */
+  mayAct?: (accountId: number) => boolean;
 }
 
 export class OrderExecutor {
@@ -37,6 +42,11 @@ export class OrderExecutor {
     await (this.ports.batchOrders ? this.ports.batchOrders(work) : work());
   }
 
+  /** Another engine took the account: it checks the account's orders itself. */
+  forgetAccount(accountId: number): void {
+    for (const entry of this.unconfirmed) if (entry.accountId === accountId) this.unconfirmed.delete(entry);
+  }
+
   /** Tries the unconfirmed orders again: they may have gone out after all, or can go out now. */
   async retryUnconfirmed(now: Date): Promise<void> {
     if (this.unconfirmed.size === 0) return;
@@ -52,6 +62,10 @@ export class OrderExecutor {
   async reconcile(entries: readonly EngineOrder[], now: Date): Promise<void> {
     const resend: Send[] = [];
     for (const entry of entries) {
+      if (!this.mayAct(entry.accountId)) {
+        this.unconfirmed.add(entry);
+        continue;
+      }
       let exchange;
       try {
         await this.sources.attach(entry.accountId);
@@ -77,8 +91,17 @@ export class OrderExecutor {
     await this.execute(resend, now);
   }
 
+  private mayAct(accountId: number): boolean {
+    return this.ports.mayAct?.(accountId) ?? true;
+  }
+
   private async send(send: Send, now: Date): Promise<void> {
     const { entry } = send;
+    if (!this.mayAct(entry.accountId)) {
+      this.ports.logger.warn({ accountId: entry.accountId, clientOrderId: entry.clientOrderId }, `order ${send.type} held back: the account's lease ran out`);
+      this.unconfirmed.add(entry);
+      return;
+    }
     const exchange = this.sources.exchange(entry.accountId);
     try {
       const order =

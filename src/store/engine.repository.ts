@@ -5,6 +5,7 @@
 import type { EngineOrder, StoredEvent } from '../engine/automation-kind.ts';
 import type {
   AutomationFilter,
+  BatchGuard,
   EngineBatch,
   EngineStore,
   KindRecords,
@@ -57,7 +58,10 @@ const ORDER_COLUMNS = `id, automation_id, order_key, client_order_id, account_id
 export class SqlEngineRepository implements EngineStore {
   private readonly writers = new Map<string, RecordWriter>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly guard?: BatchGuard,
+  ) {}
 
   registerRecordWriter(kind: string, write: RecordWriter): void {
     this.writers.set(kind, write);
@@ -76,6 +80,7 @@ export class SqlEngineRepository implements EngineStore {
     const empty = batch.automations.length + batch.events.length + batch.orders.length + batch.records.length === 0;
     if (empty) return;
     await this.db.transaction(async (tx) => {
+      await this.guard?.(tx, batch);
       if (batch.automations.length > 0) {
         // A state given whole replaces the snapshot and clears the changes; changes leave the
         // snapshot (and its out-of-line storage) untouched.

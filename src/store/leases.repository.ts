@@ -1,0 +1,118 @@
+/**
+ * Engine registry and account leases in PostgreSQL. Expiry is on the database's clock, so engines
+ * whose machine clocks differ agree on it. The batch guard takes a share lock on the lease rows a
+ * batch touches: a takeover (an UPDATE of the row) waits for a batch already past its check, and a
+ * batch that starts after a takeover sees the new epoch and is refused.
+ */
+import type { BatchGuard, EngineBatch } from '../engine/engine-store.ts';
+import { type EngineIdentity, type HeldLease, LeaseLostError, type LeaseStore } from '../engine/lease-store.ts';
+import type { Database, Sql } from './database.ts';
+
+export class SqlLeaseStore implements LeaseStore {
+  constructor(private readonly db: Database) {}
+
+  async register(engine: EngineIdentity): Promise<void> {
+    await this.db.query('INSERT INTO engines (id, host, pid, role) VALUES ($1, $2, $3, $4)', [
+      engine.id,
+      engine.host,
+      engine.pid,
+      engine.role,
+    ]);
+  }
+
+  async heartbeat(engineId: string, leaseMs: number): Promise<HeldLease[]> {
+    return this.db.transaction(async (tx) => {
+      await tx.query('UPDATE engines SET last_seen_at = now() WHERE id = $1', [engineId]);
+      // A lease that expired but was not taken is still this engine's: nobody else wrote since.
+      const rows = await tx.query<{ account_id: number; epoch: number }>(
+        `UPDATE account_leases SET expires_at = now() + make_interval(secs => $2::double precision / 1000)
+         WHERE engine_id = $1 RETURNING account_id, epoch`,
+        [engineId, leaseMs],
+      );
+      return rows.map((row) => ({ accountId: Number(row.account_id), epoch: Number(row.epoch) }));
+    });
+  }
+
+  async take(engineId: string, accountId: number, leaseMs: number): Promise<number | undefined> {
+    const [row] = await this.db.query<{ epoch: number }>(
+      `INSERT INTO account_leases AS l (account_id, engine_id, epoch, expires_at)
+       VALUES ($2, $1, 1, now() + make_interval(secs => $3::double precision / 1000))
+       ON CONFLICT (account_id) DO UPDATE SET engine_id = EXCLUDED.engine_id, epoch = l.epoch + 1,
+         expires_at = EXCLUDED.expires_at
+       WHERE l.engine_id IS NULL OR l.expires_at <= now() OR l.engine_id = EXCLUDED.engine_id
+       RETURNING epoch`,
+      [engineId, accountId, leaseMs],
+    );
+    return row === undefined ? undefined : Number(row.epoch);
+  }
+
+  async unowned(): Promise<number[]> {
+    const rows = await this.db.query<{ account_id: number }>(
+      `SELECT DISTINCT a.account_id FROM automations a LEFT JOIN account_leases l ON l.account_id = a.account_id
+       WHERE a.running AND (l.account_id IS NULL OR l.engine_id IS NULL OR l.expires_at <= now())
+       ORDER BY a.account_id`,
+    );
+    return rows.map((row) => Number(row.account_id));
+  }
+
+  async loads(leaseMs: number): Promise<Map<string, number>> {
+    const rows = await this.db.query<{ id: string; accounts: number }>(
+      `SELECT e.id, count(l.account_id)::int AS accounts FROM engines e
+       LEFT JOIN account_leases l ON l.engine_id = e.id AND l.expires_at > now()
+       WHERE e.last_seen_at > now() - make_interval(secs => $1::double precision / 1000)
+       GROUP BY e.id`,
+      [leaseMs],
+    );
+    return new Map(rows.map((row) => [row.id, Number(row.accounts)]));
+  }
+
+  async handBack(engineId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query('UPDATE account_leases SET engine_id = NULL, expires_at = now() WHERE engine_id = $1', [engineId]);
+      await tx.query('DELETE FROM engines WHERE id = $1', [engineId]);
+    });
+  }
+}
+
+/**
+ * The fencing check of every engine batch: each account the batch writes for must be leased to
+ * this engine at the epoch it holds. `idle_in_transaction_session_timeout` ends the transaction of
+ * an engine frozen between its check and its commit, so it cannot hold a takeover back for long.
+ */
+export function leaseGuard(engineId: string, heldEpochs: () => ReadonlyMap<number, number>, leaseMs: number): BatchGuard {
+  return async (tx: Sql, batch: EngineBatch) => {
+    const accountIds = await accountsOf(tx, batch);
+    if (accountIds.length === 0) return;
+    await tx.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1000, Math.round(leaseMs))}`);
+    const rows = await tx.query<{ account_id: number; engine_id: string | null; epoch: number }>(
+      'SELECT account_id, engine_id, epoch FROM account_leases WHERE account_id = ANY($1::bigint[]) FOR SHARE',
+      [accountIds],
+    );
+    const held = heldEpochs();
+    const leased = new Map(rows.map((row) => [Number(row.account_id), row]));
+    const lost = accountIds.filter((accountId) => {
+      const row = leased.get(accountId);
+      return row === undefined || row.engine_id !== engineId || Number(row.epoch) !== held.get(accountId);
+    });
+    if (lost.length > 0) throw new LeaseLostError(lost);
+  };
+}
+
+async function accountsOf(tx: Sql, batch: EngineBatch): Promise<number[]> {
+  const accounts = new Set(batch.orders.map((order) => order.accountId));
+  const automationIds = [
+    ...new Set([
+      ...batch.automations.map((a) => a.id),
+      ...batch.events.map((e) => e.automationId),
+      ...batch.records.map((r) => r.automationId),
+    ]),
+  ];
+  if (automationIds.length > 0) {
+    const rows = await tx.query<{ account_id: number }>(
+      'SELECT DISTINCT account_id FROM automations WHERE id = ANY($1::bigint[])',
+      [automationIds],
+    );
+    for (const row of rows) accounts.add(Number(row.account_id));
+  }
+  return [...accounts].sort((a, b) => a - b);
+}
