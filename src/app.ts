@@ -45,6 +45,7 @@ import { SignalActions } from './signals/signal-actions.ts';
 import { SignalsService } from './signals/signals.service.ts';
 import { SqlSignalsRepository } from './store/signals.repository.ts';
 import { createLogger } from './logging.ts';
+import { engineLeasing, type EngineLeasing } from './app-leases.ts';
 
 export { createLogger };
 
@@ -71,6 +72,8 @@ export interface Core {
   /** One-minute candles of the paper market's prices since this process started. */
   paperCandles: CandleBook;
   engine: Engine;
+  /** With PostgreSQL: this engine's identity and the accounts it holds (several may share it). */
+  leasing: EngineLeasing | undefined;
   backtests: BacktestJobs;
   /** Applies paper ticks and resolves once the engine has handled everything they caused. */
   applyPaperTicks(ticks: MarketTick[]): Promise<OrderUpdate[]>;
@@ -107,8 +110,13 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const usersRepository = new SqlUsersRepository(db);
     const users = new UsersService(usersRepository, (user) => accounts.createPaperAccount(user.id));
     const apiKeys = new ApiKeysService(new SqlApiKeysRepository(db), usersRepository, secretBox);
-    const engine = new Engine({
-      store: new SqlEngineRepository(db),
+    // Several servers may share PostgreSQL: each account is run by the one engine holding its
+    // lease. The embedded store belongs to one process (its data directory is locked).
+    const leasing =
+      db.kind === 'postgres' ? engineLeasing(db, config.engineLeaseSeconds, 'all', logger, (accountId) => void engine.dropAccount(accountId)) : undefined;
+    const engine: Engine = new Engine({
+      store: new SqlEngineRepository(db, leasing?.guard),
+      ...(leasing ? { leases: leasing.leases } : {}),
       exchangeFor: (accountId) => accounts.exchangeForId(accountId),
       batchOrders: (work) => paper.batch(work),
       clock: options.now ?? (() => new Date()),
@@ -165,6 +173,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       paper,
       paperCandles,
       engine,
+      leasing,
       backtests,
       applyPaperTicks: async (ticks) => {
         // Each tick is a market event of its own: the automations answer it before the next one
@@ -178,6 +187,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       },
       startTrading: async () => {
         // The engine resumes first, so no market event after the restart passes it by.
+        await leasing?.start(engine);
         await engine.start();
         await paper.start(() => engine.settled());
         await backtests.resume();
@@ -192,6 +202,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
             await signals.stop();
             await paper.stop();
             await engine.stop();
+            await leasing?.stop();
           }
         } finally {
           await storage.close();

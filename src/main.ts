@@ -17,7 +17,7 @@ const USAGE = `Usage:
   tradeloop backtest --kind grid|dca|smart_trade --settings BOT.json --pair USDT_BTC --from DAY --to DAY [...] (backtest --help)
 Environment: PORT, HOST, DATA_DIR, DATABASE_URL, TRADELOOP_MASTER_KEY, LOG_LEVEL, LOG_FORMAT, RATE_LIMIT_PER_MINUTE,
   PAPER_FEED, PAPER_REPLAY_SPEED, PAPER_REPLAY_FROM, PAPER_BALANCES, PAPER_FEE, PAPER_SLIPPAGE_BPS,
-  SIGNAL_ALLOWED_IPS, SIGNAL_HMAC_SECRET`;
+  SIGNAL_ALLOWED_IPS, SIGNAL_HMAC_SECRET, ENGINE_LEASE_SECONDS`;
 
 const OPTIONS = {
   host: { type: 'string' },

@@ -33,6 +33,7 @@ describe(loadConfig.name, () => {
       rateLimitPerMinute: 100,
       paper: DEFAULT_PAPER,
       signals: { allowedIps: [], hmacSecret: undefined },
+      engineLeaseSeconds: 15,
     });
   });
 
@@ -47,6 +48,7 @@ describe(loadConfig.name, () => {
       RATE_LIMIT_PER_MINUTE: '0',
       SIGNAL_ALLOWED_IPS: '52.89.214.238, 34.212.75.30,::1',
       SIGNAL_HMAC_SECRET: 'shared',
+      ENGINE_LEASE_SECONDS: '4',
     });
     assert.deepEqual(config, {
       host: '0.0.0.0',
@@ -59,6 +61,7 @@ describe(loadConfig.name, () => {
       rateLimitPerMinute: 0,
       paper: DEFAULT_PAPER,
       signals: { allowedIps: ['52.89.214.238', '34.212.75.30', '::1'], hmacSecret: 'shared' },
+      engineLeaseSeconds: 4,
     });
     assert.equal(loadConfig({ PORT: '', HOST: ' ', DATABASE_URL: '' }).port, 8080);
     assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined);
@@ -102,6 +105,7 @@ describe(loadConfig.name, () => {
     ['a RATE_LIMIT_PER_MINUTE that is no number', { RATE_LIMIT_PER_MINUTE: 'lots' }, {}, /^RATE_LIMIT_PER_MINUTE/],
     ['a HOST that is a name', { HOST: 'my-server.example' }, {}, /^HOST must be an IP address of this machine or localhost .*got "my-server.example"$/],
     ['a --host that is no address', {}, { host: '300.1.2.3' }, /^--host must be an IP address/],
+    ['an ENGINE_LEASE_SECONDS of 0', { ENGINE_LEASE_SECONDS: '0' }, {}, /^ENGINE_LEASE_SECONDS must be an integer from 1 to 3600, got "0"$/],
     ['an unknown LOG_FORMAT', { LOG_FORMAT: 'xml' }, {}, /^LOG_FORMAT must be one of auto, pretty, json, got "xml"$/],
   ];
   for (const [what, env, flags, message] of invalid) {

@@ -17,6 +17,8 @@ export interface Config {
   rateLimitPerMinute: number;
   paper: PaperConfig;
   signals: SignalConfig;
+  /** How long an engine's lease on an account lasts unrenewed (PostgreSQL only; docs/scaling.md). */
+  engineLeaseSeconds: number;
 }
 
 /** TradingView signals (docs/signals.md). */
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', nonEmpty(env.RATE_LIMIT_PER_MINUTE), 100, 0, 1e9),
     paper: paperConfig(env),
     signals: signalConfig(env),
+    engineLeaseSeconds: integer('ENGINE_LEASE_SECONDS', nonEmpty(env.ENGINE_LEASE_SECONDS), 15, 1, 3600),
   };
 }
 

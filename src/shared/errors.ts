@@ -98,6 +98,9 @@ export const errors = {
   /** The database stopped answering; the server keeps retrying and recovers by itself. */
   databaseUnavailable: () =>
     new ApiError(503, 'service_unavailable', 'The database is unavailable; retry in a few seconds', undefined, { 'Retry-After': '5' }),
+  /** Several servers share the database and no engine here may run the account right now. */
+  accountRunElsewhere: () =>
+    new ApiError(503, 'service_unavailable', 'Another engine runs this account; retry in a few seconds', undefined, { 'Retry-After': '5' }),
   masterKeyMismatch: () =>
     new ApiError(
       500,

@@ -243,6 +243,13 @@ describe('tradeloop command', { concurrency: true }, () => {
       }
     });
 
+    it('refuses a second server on the same embedded database with one clear line', pgliteOnly, async () => {
+      const result = await processes.run(['serve'], { ...store.env, PORT: '0', TRADELOOP_MASTER_KEY: masterKey });
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /^The data directory .* is in use by another Tradeloop process \(pid \d+\)\./);
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    });
+
     it('keeps the embedded database files readable by this user only', pgliteOnly, () => {
       for (const file of ['pgdata', 'pgdata/PG_VERSION', 'pgdata/postgresql.conf', 'admin-key.json']) {
         assert.equal(fs.statSync(path.join(store.dataDir, file)).mode & 0o077, 0, file);

@@ -2,6 +2,7 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errors, StorageUnavailableError } from '../../shared/errors.ts';
+import { AccountOwnedElsewhereError } from '../../engine/lease-store.ts';
 import { API_PREFIX } from '../route.ts';
 import { unsupportedReason } from '../unsupported-routes.ts';
 
@@ -23,6 +24,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
 function toApiError(error: FastifyError | ApiError, bodyLimit: number, contentType: string): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof StorageUnavailableError) return errors.databaseUnavailable();
+  if (error instanceof AccountOwnedElsewhereError) return errors.accountRunElsewhere();
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(bodyLimit);
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errors.unsupportedMediaType(contentType);
   const status = error.statusCode ?? 500;

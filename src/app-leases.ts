@@ -1,0 +1,70 @@
+/**
+ * Composition of the account leases of an engine that shares a PostgreSQL database with others:
+ * its identity in the registry, the heartbeat, the batch guard, and the takeover of accounts no
+ * live engine holds (after a crash, a hand-back, or for an account nobody ran yet). An engine takes
+ * an unowned account only while no live engine holds fewer, so accounts spread evenly.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Logger } from 'pino';
+import { AccountLeases } from './engine/account-leases.ts';
+import type { Engine } from './engine/engine.ts';
+import type { EngineIdentity } from './engine/lease-store.ts';
+import type { Database } from './store/database.ts';
+import { leaseGuard, SqlLeaseStore } from './store/leases.repository.ts';
+
+export interface EngineLeasing {
+  identity: EngineIdentity;
+  leases: AccountLeases;
+  guard: ReturnType<typeof leaseGuard>;
+  /** Registers the engine, then renews and takes accounts on every heartbeat. */
+  start(engine: Engine): Promise<void>;
+  /** Stops the heartbeat and hands every account back. */
+  stop(): Promise<void>;
+}
+
+export function engineLeasing(db: Database, leaseSeconds: number, role: string, logger: Logger, onLost: (accountId: number) => void): EngineLeasing {
+  const store = new SqlLeaseStore(db);
+  const leaseMs = leaseSeconds * 1000;
+  const identity: EngineIdentity = { id: `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, host: os.hostname(), pid: process.pid, role };
+  const leases = new AccountLeases({ store, engineId: identity.id, leaseMs, logger, onLost });
+  const heartbeatMs = Math.max(100, Math.floor(leaseMs / 3));
+  let timer: NodeJS.Timeout | undefined;
+  let beating: Promise<void> | undefined;
+
+  const takeUnowned = async (engine: Engine) => {
+    for (const accountId of await store.unowned()) {
+      const loads = await store.loads(leaseMs);
+      const fewest = Math.min(...loads.values());
+      if (leases.accountIds().length > fewest) return;
+      if (await leases.take(accountId)) await engine.loadAccount(accountId);
+    }
+  };
+  const beat = async (engine: Engine) => {
+    await leases.renew();
+    try {
+      await takeUnowned(engine);
+    } catch (error) {
+      logger.warn({ err: error }, 'taking unowned accounts failed; tried again at the next heartbeat');
+    }
+  };
+
+  return {
+    identity,
+    leases,
+    guard: leaseGuard(identity.id, () => leases.epochs(), leaseMs),
+    start: async (engine) => {
+      await store.register(identity);
+      logger.info({ engineId: identity.id, leaseSeconds }, 'engine registered');
+      timer = setInterval(() => {
+        beating ??= beat(engine).finally(() => (beating = undefined));
+      }, heartbeatMs);
+      timer.unref();
+    },
+    stop: async () => {
+      clearInterval(timer);
+      await beating;
+      await leases.handBack();
+    },
+  };
+}
