@@ -104,7 +104,8 @@ export const benchmark: Benchmark = {
 };
 
 async function measure(browser: Browser, t: TestApp, credentials: { apiKey: string; secret: string }, botId: number, fills: number): Promise<PageFigures> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: t.baseUrl });
+  // The page's policy forbids evaluating strings, which is how the waits below reach the page.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: t.baseUrl, bypassCSP: true });
   const page = await context.newPage();
   // Browser code is given as text: this file is typed for Node, not for the DOM.
   await page.addInitScript({
@@ -119,10 +120,16 @@ async function measure(browser: Browser, t: TestApp, credentials: { apiKey: stri
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
   await page.waitForLoadState('networkidle');
   await resetTasks(page);
+  const calls: Array<{ path: string; ms: number }> = [];
+  page.on('requestfinished', (request) => {
+    const path = new URL(request.url()).pathname.replace(/\/\d+/g, '/:id');
+    calls.push({ path, ms: request.timing().responseEnd });
+  });
   const started = Date.now();
   await page.evaluate(`location.hash = '/grid-bots/${botId}'`);
   await page.waitForFunction(`Number(document.querySelector('${CHART}')?.getAttribute('data-fills')) >= ${fills}`, undefined, { timeout: 120_000 });
   const readyMs = Date.now() - started;
+  printSlowestCalls(calls, fills);
   const tasks = await resetTasks(page);
   const switchStarted = Date.now();
   const before = await page.locator(CHART).getAttribute('data-candles');
@@ -136,6 +143,19 @@ async function measure(browser: Browser, t: TestApp, credentials: { apiKey: stri
     blockingMs: tasks.reduce((sum, duration) => sum + Math.max(0, duration - 50), 0),
     intervalSwitchMs,
   };
+}
+
+/** Where the page's load spends its time on the network: the API paths by their summed durations. */
+function printSlowestCalls(calls: Array<{ path: string; ms: number }>, fills: number): void {
+  const byPath = new Map<string, { count: number; ms: number }>();
+  for (const call of calls) {
+    const entry = byPath.get(call.path) ?? { count: 0, ms: 0 };
+    entry.count += 1;
+    entry.ms += call.ms;
+    byPath.set(call.path, entry);
+  }
+  const slowest = [...byPath].sort((a, b) => b[1].ms - a[1].ms).slice(0, 3);
+  for (const [path, { count, ms }] of slowest) console.log(`    ${fills} fills: ${path} ×${count}, ${ms.toFixed(0)} ms in all`);
 }
 
 function resetTasks(page: Page): Promise<number[]> {
