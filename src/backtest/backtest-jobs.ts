@@ -4,6 +4,7 @@
  * candles are walked in the background, progress stored every few percent, the result stored at
  * the end. Jobs still running when the server stops run again from the start when it starts.
  */
+import type { Candle } from '../domain/market/candle.ts';
 import type { EngineLogger } from '../engine/engine.ts';
 import { ApiError, errors } from '../shared/errors.ts';
 import type { BacktestRequest } from './backtest-request.ts';
@@ -51,6 +52,18 @@ export class BacktestJobs {
     const job = await this.options.store.get(id);
     if (!job || job.userId !== userId) throw errors.notFound();
     return job;
+  }
+
+  /** The candles a backtest walks, merged into coarser ones where there are more than a chart draws. */
+  async candles(userId: number, id: number): Promise<Candle[]> {
+    const job = await this.get(userId, id);
+    const [{ prepareBacktest }, { shippedCandles }, { coarsen }] = await Promise.all([
+      import('./backtest-request.ts'),
+      import('./candle-series.ts'),
+      import('./html-report.ts'),
+    ]);
+    const series = shippedCandles(prepareBacktest(job.request).candles);
+    return coarsen(series.candles, series.timeframeMs);
   }
 
   list(userId: number): Promise<StoredBacktest[]> {

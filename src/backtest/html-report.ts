@@ -52,7 +52,7 @@ export function renderReport(result: BacktestResult, series: CandleSeries): stri
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** Candles merged in groups so that at most MAX_CANDLES remain. */
-function coarsen(candles: Candle[], timeframeMs: number): Candle[] {
+export function coarsen(candles: Candle[], timeframeMs: number): Candle[] {
   const group = Math.ceil(candles.length / MAX_CANDLES);
   if (group <= 1) return candles;
   const bucketMs = group * timeframeMs;

@@ -131,6 +131,7 @@ export const ACCESS_TABLE = {
   'POST /ext/backtests': signed('BOTS_WRITE'),
   'GET /ext/backtests': signed('BOTS_READ'),
   'GET /ext/backtests/:id': signed('BOTS_READ'),
+  'GET /ext/backtests/:id/candles': signed('BOTS_READ'),
   'DELETE /ext/backtests/:id': signed('BOTS_WRITE'),
   'GET /ext/paper/candles': open,
 } as const satisfies Record<string, RouteAccess>;

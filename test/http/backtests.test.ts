@@ -58,6 +58,31 @@ describe('/ext/backtests', () => {
     assert.equal(listed.body[0].result, undefined);
   });
 
+  it('answers the candles a backtest walks for a chart, merged when there are more than 5,000, and only to its owner', async () => {
+    const created = await postJson(t, '/ext/backtests', REQUEST, user);
+    const candles = await get(`/ext/backtests/${created.body.id}/candles`);
+    assert.equal(candles.status, 200, candles.text);
+    const hourly = shippedCandles(prepareBacktest(REQUEST).candles).candles;
+    assert.equal(candles.body.length, hourly.length);
+    assert.deepEqual(candles.body[0], {
+      time: hourly[0]!.time.getTime() / 1000,
+      open: hourly[0]!.open.toFixed(),
+      high: hourly[0]!.high.toFixed(),
+      low: hourly[0]!.low.toFixed(),
+      close: hourly[0]!.close.toFixed(),
+    });
+    const long = await postJson(t, '/ext/backtests', LONG, user);
+    const merged = await get(`/ext/backtests/${long.body.id}/candles`);
+    const walked = shippedCandles(prepareBacktest(LONG).candles).candles;
+    assert.ok(walked.length > 5000 && merged.body.length <= 5000 && merged.body.length > 2500, `${walked.length} → ${merged.body.length}`);
+    assert.equal(merged.body[0].open, walked[0]!.open.toFixed());
+    assert.equal(merged.body.at(-1).close, walked.at(-1)!.close.toFixed());
+    await remove(long.body.id);
+    const stranger = await t.createKey({ user: 'stranger', permissions: ['BOTS_READ'] });
+    assert.equal((await get(`/ext/backtests/${created.body.id}/candles`, stranger)).status, 404);
+    await t.core.backtests.idle();
+  });
+
   it('answers bad input before any job exists: the fields it names, and the create endpoint’s own errors', async () => {
     const before = (await get('/ext/backtests')).body.length;
     assertRecordInvalid(await postJson(t, '/ext/backtests', { ...REQUEST, kind: 'spot', from: 'soon', pair: 'USDT_SOL' }, user), {

@@ -48,6 +48,21 @@ export const backtestRoutes = (backtests: BacktestJobs) => [
     handler: async ({ input, caller }) => presentBacktest(await backtests.get(caller.userId, input.id)),
   }),
   defineRoute({
+    method: 'GET',
+    url: '/ext/backtests/:id/candles',
+    summary: 'The candles a backtest walks, for a chart: at most 5,000, merged into coarser ones for longer periods; `time` in Unix seconds',
+    tags,
+    input: Type.Object({ id: Id }),
+    handler: async ({ input, caller }) =>
+      (await backtests.candles(caller.userId, input.id)).map((candle) => ({
+        time: candle.time.getTime() / 1000,
+        open: candle.open.toFixed(),
+        high: candle.high.toFixed(),
+        low: candle.low.toFixed(),
+        close: candle.close.toFixed(),
+      })),
+  }),
+  defineRoute({
     method: 'DELETE',
     url: '/ext/backtests/:id',
     summary: 'Cancel a running backtest, or remove one that has ended',
