@@ -5,6 +5,8 @@ import { ApiClient, loadSession, type Mode, type Session, saveSession } from './
 import { AppContext, type AppState } from './app-context.ts';
 import { Layout } from './components/layout.tsx';
 import { match, useHashPath } from './lib/router.ts';
+import { BacktestPage } from './pages/backtest.tsx';
+import { BacktestsPage } from './pages/backtests.tsx';
 import { DcaBotForm } from './pages/dca-bot-form.tsx';
 import { DcaBotPage } from './pages/dca-bot.tsx';
 import { DealPage } from './pages/deal.tsx';
@@ -49,10 +51,12 @@ function Page({ path }: { path: string }) {
   if (path === '/grid-bots/new') return <GridBotForm />;
   if (path === '/dca-bots/new') return <DcaBotForm />;
   if (path === '/smart-trades/new') return <SmartTradeForm />;
+  if (path === '/backtests') return <BacktestsPage />;
   if ((params = match('/grid-bots/:id/edit', path))) return <GridBotForm id={Number(params.id)} />;
   if ((params = match('/grid-bots/:id', path))) return <GridBotPage id={Number(params.id)} />;
   if ((params = match('/dca-bots/:id', path))) return <DcaBotPage id={Number(params.id)} />;
   if ((params = match('/deals/:id', path))) return <DealPage id={Number(params.id)} />;
+  if ((params = match('/backtests/:id', path))) return <BacktestPage id={Number(params.id)} />;
   if ((params = match('/smart-trades/:id', path))) return <SmartTradePage id={Number(params.id)} />;
   return (
     <section>

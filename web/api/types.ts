@@ -250,3 +250,60 @@ export interface SmartTradePart {
 export interface BotsStats {
   profits_in_usd: { overall_usd_profit: number; today_usd_profit: number; active_deals_usd_profit: number };
 }
+
+export type BacktestStatus = 'running' | 'finished' | 'failed' | 'cancelled';
+
+export interface BacktestFill {
+  at: string;
+  role: string;
+  side: 'buy' | 'sell';
+  price: string;
+  amount: string;
+  fee: string;
+  fee_currency: string;
+}
+
+export interface BacktestOrder {
+  id: number;
+  role: string;
+  side: 'buy' | 'sell';
+  price: string | null;
+  status: string;
+}
+
+/** What `tradeloop backtest --json` writes (docs/backtesting.md names every figure). */
+export interface BacktestResult {
+  timeframe: string;
+  source: string;
+  candles: number;
+  fee: string;
+  start_balances: Array<{ currency: string; amount: string }>;
+  end_balances: Array<{ currency: string; amount: string }>;
+  figures: Record<string, string | number | null>;
+  series: { equity: Array<[number, string]>; drawdown: Array<[number, string]> };
+  orders: BacktestOrder[];
+  fills: BacktestFill[];
+}
+
+export interface Backtest {
+  id: number;
+  status: BacktestStatus;
+  progress: number;
+  kind: 'grid' | 'dca' | 'smart_trade';
+  pair: string;
+  from: string;
+  to: string;
+  timeframe: string | null;
+  created_at: string;
+  finished_at: string | null;
+  error: { error: string; error_description?: string; error_attributes?: Record<string, string[]> } | null;
+  result?: BacktestResult;
+}
+
+export interface BacktestCandle {
+  time: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+}

@@ -7,6 +7,7 @@ const NAV = [
   ['#/grid-bots/new', 'New grid bot'],
   ['#/dca-bots/new', 'New DCA bot'],
   ['#/smart-trades/new', 'New SmartTrade'],
+  ['#/backtests', 'Backtests'],
 ];
 
 export function Layout({ children, path }: { children: ComponentChildren; path: string }) {
