@@ -18,7 +18,7 @@ export interface AccountOverview {
   balances: ValuedBalance[];
   usd: Decimal;
   btc: Decimal;
-  /** Value at the end of the previous recorded day, before this month and at the first recorded day. */
+  /** Value at the start of today and of this month, and the first value ever recorded. */
   usdDayStart: Decimal;
   btcDayStart: Decimal;
   usdMonthStart: Decimal;
@@ -79,11 +79,15 @@ export class AccountOverviews {
     day: string,
   ): AccountOverview {
     const before = (start: string) => history.filter((point) => point.day < start).at(-1);
-    const dayStart = before(day);
-    const monthStart = before(`${day.slice(0, 7)}-01`) ?? history[0];
+    // A period starts at the last value before it, or, when nothing was recorded before it, at the
+    // first value recorded in it.
     const first = history[0];
-    const usdOf = (point: BalancePoint | undefined) => (point ? dec(point.usd) : usd);
-    const btcOf = (point: BalancePoint | undefined) => (point ? dec(point.btc) : btc);
+    const opening = (point: BalancePoint | undefined) => point && { usd: point.openingUsd, btc: point.openingBtc };
+    const dayStart = before(day) ?? opening(history.find((point) => point.day === day));
+    const monthStart = before(`${day.slice(0, 7)}-01`) ?? opening(first);
+    const start = opening(first);
+    const usdOf = (point: { usd: string } | undefined) => (point ? dec(point.usd) : usd);
+    const btcOf = (point: { btc: string } | undefined) => (point ? dec(point.btc) : btc);
     return {
       account,
       balances,
@@ -93,8 +97,8 @@ export class AccountOverviews {
       btcDayStart: btcOf(dayStart),
       usdMonthStart: usdOf(monthStart),
       btcMonthStart: btcOf(monthStart),
-      usdFirst: usdOf(first),
-      btcFirst: btcOf(first),
+      usdFirst: usdOf(start),
+      btcFirst: btcOf(start),
     };
   }
 

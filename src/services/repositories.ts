@@ -79,8 +79,12 @@ export type AccountChanges = Partial<
 
 export interface BalancePoint {
   day: string;
+  /** The day's last recorded value. */
   usd: string;
   btc: string;
+  /** The day's first recorded value. */
+  openingUsd: string;
+  openingBtc: string;
 }
 
 export interface AccountsRepository {

@@ -58,13 +58,14 @@ export function accountsContract(name: string, setup: () => Promise<AccountsSubj
       assert.deepEqual([updated.name, updated.includeInSummary, updated.apiKeyInvalid, updated.sealedCredentials], ['renamed', false, true, 'sealed']);
     });
 
-    it('keeps one balance point per account and day', async () => {
+    it('keeps one balance point per account and day, with the day’s first and last values', async () => {
       const created = (await accounts.create(account()))!;
       await accounts.recordBalance(created.id, '2024-01-02', '10', '0.001');
       await accounts.recordBalance(created.id, '2024-01-01', '9', '0.0009');
       await accounts.recordBalance(created.id, '2024-01-02', '11', '0.0011');
       const points = await accounts.balanceHistory(created.id, '2024-01-01', '2024-01-31');
       assert.deepEqual(points.map((p) => [p.day, Number(p.usd), Number(p.btc)]), [['2024-01-01', 9, 0.0009], ['2024-01-02', 11, 0.0011]]);
+      assert.deepEqual(points.map((p) => [Number(p.openingUsd), Number(p.openingBtc)]), [[9, 0.0009], [10, 0.001]]);
       assert.deepEqual(await accounts.balanceHistory(created.id, '2024-01-02', '2024-01-02').then((list) => list.length), 1);
     });
   });

@@ -91,7 +91,7 @@ export class SqlAccountsRepository implements AccountsRepository {
 
   async recordBalance(accountId: number, day: string, usd: string, btc: string): Promise<void> {
     await this.sql.query(
-      `INSERT INTO account_balance_history (account_id, day, usd, btc) VALUES ($1, $2, $3, $4)
+      `INSERT INTO account_balance_history (account_id, day, usd, btc, opening_usd, opening_btc) VALUES ($1, $2, $3, $4, $3, $4)
        ON CONFLICT (account_id, day) DO UPDATE SET usd = EXCLUDED.usd, btc = EXCLUDED.btc`,
       [accountId, day, usd, btc],
     );
@@ -99,7 +99,8 @@ export class SqlAccountsRepository implements AccountsRepository {
 
   async balanceHistory(accountId: number, fromDay: string, toDay: string): Promise<BalancePoint[]> {
     return this.sql.query<BalancePoint>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, usd::text AS usd, btc::text AS btc
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, usd::text AS usd, btc::text AS btc,
+              opening_usd::text AS "openingUsd", opening_btc::text AS "openingBtc"
        FROM account_balance_history WHERE account_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day`,
       [accountId, fromDay, toDay],
     );

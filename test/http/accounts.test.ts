@@ -64,8 +64,11 @@ describe('the paper account every user starts with', () => {
       [later.usd_amount, later.btc_amount, later.usd_profit, later.usd_profit_percentage, later.total_usd_profit, later.btc_profit],
       ['22100', '0.36229508', '100', '0.45', '100', '-0.00437159'],
     );
-    // Nothing is recorded before today, so the day's change is measured from the current value.
-    assert.deepEqual([later.day_profit_usd, later.day_profit_usd_percentage], ['0', '0']);
+    // Nothing is recorded before today, so the day, the month and the total start at today's first value.
+    assert.deepEqual([later.day_profit_usd, later.day_profit_usd_percentage], ['100', '0.45']);
+    await setPrices(t, admin, { USDT_BTC: '62000' });
+    const third = (await account(credentials, accountId)).body;
+    assert.deepEqual([third.day_profit_usd, third.usd_profit, third.total_usd_profit], ['200', '200', '200']);
   });
 
   it('has every field of the reference entity, amounts as decimal strings and no credentials', async () => {

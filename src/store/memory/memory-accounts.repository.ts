@@ -63,7 +63,8 @@ export class MemoryAccountsRepository implements AccountsRepository {
   async recordBalance(accountId: number, day: string, usd: string, btc: string): Promise<void> {
     let days = this.history.get(accountId);
     if (!days) this.history.set(accountId, (days = new Map()));
-    days.set(day, { day, usd, btc });
+    const opening = days.get(day);
+    days.set(day, { day, usd, btc, openingUsd: opening?.openingUsd ?? usd, openingBtc: opening?.openingBtc ?? btc });
   }
 
   async balanceHistory(accountId: number, fromDay: string, toDay: string): Promise<BalancePoint[]> {
