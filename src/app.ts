@@ -11,6 +11,7 @@ import { UsersService } from './services/users.service.ts';
 import { paperTrading } from './app-paper.ts';
 import type { PaperTrading } from './engine/paper-trading.ts';
 import { Engine } from './engine/engine.ts';
+import { tradingLog } from './engine/trading-log.ts';
 import { AUTOMATION_KINDS } from './engine/kinds/index.ts';
 import { gridBotKind } from './engine/kinds/grid-bot.kind.ts';
 import { GridBotsService } from './services/grid-bots.service.ts';
@@ -129,6 +130,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         process.exit(75);
       },
     });
+    engine.onCommitted(tradingLog(logger));
     engine.registerRecordWriter(gridBotKind.name, writeGridProfits);
     const gridBotsRepository = new SqlGridBotsRepository(db);
     // Balancing orders are grossed up by the taker fee: the paper account's own, else the paper

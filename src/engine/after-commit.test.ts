@@ -58,9 +58,10 @@ describe('after-commit listeners', () => {
     assert.deepEqual(heard[0]!.batch, {
       automations: [{ id: created.id, kind: 'counter_test', userId: 7, accountId: 3 }],
       records: [{ kind: 'counter_test', automationId: created.id, records: [{ count: 1 }] }],
+      events: [],
     });
     assert.deepEqual(((await heard[0]!.stored) as { state: { v: Counter } }).state.v, { count: 1, running: true });
-    assert.deepEqual(heard[1]!.batch, { automations: [{ id: created.id, kind: 'counter_test', userId: 7, accountId: 3 }], records: [] });
+    assert.deepEqual(heard[1]!.batch, { automations: [{ id: created.id, kind: 'counter_test', userId: 7, accountId: 3 }], records: [], events: [] });
   });
 
   it('that throw are logged and do not stop the engine or the other listeners', async () => {

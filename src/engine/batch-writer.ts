@@ -144,6 +144,7 @@ export class BatchWriter {
     const committed: CommittedBatch = {
       automations: changed.filter(({ id }) => !refused.has(id)),
       records: batch.records.filter(({ automationId }) => !refused.has(automationId)),
+      events: batch.events.filter(({ automationId }) => !refused.has(automationId)),
     };
     return { refused, committed };
   }

@@ -60,6 +60,8 @@ export type BatchGuard = (tx: Sql, batch: EngineBatch) => Promise<void>;
 export interface CommittedBatch {
   automations: Array<{ id: number; kind: string; userId: number; accountId: number }>;
   records: EngineBatch['records'];
+  /** The event log lines the batch stored, in the order the automations wrote them. */
+  events: EngineBatch['events'];
 }
 
 export interface AutomationFilter {

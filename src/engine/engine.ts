@@ -451,7 +451,7 @@ export class Engine {
   }
 
   private notifyCommitted(committed: CommittedBatch): void {
-    if (committed.automations.length === 0 && committed.records.length === 0) return;
+    if (committed.automations.length === 0 && committed.records.length === 0 && committed.events.length === 0) return;
     for (const listener of this.committedListeners) {
       try {
         listener(committed);

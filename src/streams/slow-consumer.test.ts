@@ -70,7 +70,7 @@ describe('a slow consumer', () => {
     raw.pause();
     for (let version = 1; version <= UPDATES; version += 1) {
       for (const id of [1, 2, 3]) versions.set(id, version);
-      hub.noteCommitted({ automations: [1, 2, 3].map((id) => ({ id, kind: 'grid_bot', userId: 7, accountId: 1 })), records: [] });
+      hub.noteCommitted({ automations: [1, 2, 3].map((id) => ({ id, kind: 'grid_bot', userId: 7, accountId: 1 })), records: [], events: [] });
       await nextTurn();
     }
     const [connection] = streams.connections;

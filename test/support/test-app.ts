@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { buildApp, createLogger, openCore, type Core } from '../../src/app.ts';
 import type { Permission } from '../../src/auth/permissions.ts';
 import { loadConfig } from '../../src/config/config.ts';
@@ -51,6 +52,8 @@ export interface TestAppOptions {
   now?: () => Date;
   /** The websocket heartbeat interval (3 s by default). */
   streamHeartbeatMs?: number;
+  /** The process logger; silent unless TEST_LOG_LEVEL is set. */
+  logger?: Logger;
 }
 
 /**
@@ -88,7 +91,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   const db = await openTestDatabase();
   const core = await openCore(config, {
     db,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     connector: await realExchangesFor(options),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
