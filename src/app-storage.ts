@@ -14,6 +14,7 @@ import { lockDataDir } from './store/data-dir-lock.ts';
 import type { Database } from './store/database.ts';
 import { migrate } from './store/migrate.ts';
 import { openPglite } from './store/pglite-database.ts';
+import { shippedTemplate } from './store/pglite-template.ts';
 import { openPostgres } from './store/postgres-database.ts';
 
 export interface Storage {
@@ -60,11 +61,17 @@ export async function openStorage(config: Config, logger: Logger, given?: Databa
 async function openEmbedded(dataDir: string, logger: Logger): Promise<Database> {
   const directory = path.join(dataDir, 'pgdata');
   if (!fs.existsSync(directory)) {
-    logger.info({ directory }, 'creating the embedded database (first start only; this takes 10 to 40 seconds)');
+    const template = shippedTemplate();
+    logger.info(
+      { directory },
+      template === undefined
+        ? 'creating the embedded database (first start only; initialising it takes 5 to 40 seconds)'
+        : 'creating the embedded database from its template (first start only)',
+    );
     const started = Date.now();
     const partial = `${directory}.partial`;
     fs.rmSync(partial, { recursive: true, force: true });
-    await (await openPglite({ dataDir: partial })).close();
+    await (await openPglite({ dataDir: partial, ...(template === undefined ? {} : { loadDataDir: template }) })).close();
     fs.renameSync(partial, directory);
     logger.info({ seconds: Math.round((Date.now() - started) / 100) / 10 }, 'embedded database created');
   }

@@ -12,6 +12,7 @@ import pg from 'pg';
 import type { Database } from '../../src/store/database.ts';
 import { loadMigrations, migrate } from '../../src/store/migrate.ts';
 import { isPgliteDatabase, openPglite } from '../../src/store/pglite-database.ts';
+import { shippedTemplate } from '../../src/store/pglite-template.ts';
 import { openPostgres } from '../../src/store/postgres-database.ts';
 
 const CACHE_DIR = path.resolve('.cache');
@@ -68,7 +69,8 @@ async function templateTar() {
   const hash = createHash('sha256').update(JSON.stringify(migrations)).digest('hex').slice(0, 16);
   const templateFile = path.join(CACHE_DIR, `pglite-template-${hash}.tar`);
   if (!fs.existsSync(templateFile)) {
-    const db = await openPglite({});
+    const shipped = shippedTemplate();
+    const db = await openPglite(shipped === undefined ? {} : { loadDataDir: shipped });
     await migrate(db, migrations);
     if (!isPgliteDatabase(db)) throw new Error('expected PGlite');
     const dump = Buffer.from(await (await db.dump()).arrayBuffer());
