@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { slowestFirst } from './test-durations.mjs';
 
 const roots = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const files = (roots.length > 0 ? roots : ['src', 'test'])
@@ -13,8 +14,7 @@ const files = (roots.length > 0 ? roots : ['src', 'test'])
       ? [root]
       : fs.readdirSync(root, { recursive: true }).map((file) => path.join(root, String(file))),
   )
-  .filter((file) => file.endsWith('.test.ts') && !file.includes('node_modules'))
-  .sort();
+  .filter((file) => file.endsWith('.test.ts') && !file.includes('node_modules'));
 
 if (files.length === 0) {
   console.error(`No test files found under ${roots.join(', ')}`);
@@ -36,7 +36,7 @@ const result = spawnSync(
     '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${TEST_TIMEOUT_MS}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     `--test-reporter=${path.join(import.meta.dirname, 'test-summary.mjs')}`, '--test-reporter-destination=stdout',
-    ...files,
+    ...slowestFirst(files),
   ],
   { stdio: 'inherit', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' },
 );

@@ -4,7 +4,9 @@
  * the slowest test files, and one "N passed, N failed, N skipped" line. A file that failed outside
  * any test (an import error, a hook, an exit code) is named too, so a run never fails unexplained.
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import { DURATIONS_FILE } from './test-durations.mjs';
 
 const SLOWEST_SHOWN = 8;
 
@@ -30,6 +32,23 @@ export default async function* testSummary(source) {
     }
   }
   yield* summary(counts, problems, fileSeconds);
+  rememberDurations(fileSeconds);
+}
+
+/** Keeps each file's last duration, so the next run can start the slowest files first. */
+function rememberDurations(fileSeconds) {
+  try {
+    const known = fs.existsSync(DURATIONS_FILE) ? JSON.parse(fs.readFileSync(DURATIONS_FILE, 'utf8')) : {};
+    for (const [file, seconds] of fileSeconds) {
+      if (!file.startsWith('..') && !path.isAbsolute(file)) known[file.split(path.sep).join('/')] = Math.round(seconds * 10) / 10;
+    }
+    fs.mkdirSync(path.dirname(DURATIONS_FILE), { recursive: true });
+    const partial = `${DURATIONS_FILE}.${process.pid}`;
+    fs.writeFileSync(partial, `${JSON.stringify(known, null, 1)}\n`);
+    fs.renameSync(partial, DURATIONS_FILE);
+  } catch {
+    // Only an ordering hint: a run never fails over it.
+  }
 }
 
 function describeFailure(data, isFile) {

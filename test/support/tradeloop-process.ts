@@ -58,9 +58,13 @@ export class TradeloopProcesses {
     let output = '';
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     return new Promise((resolve, reject) => {
+      let isReady = false;
       const onData = (chunk: string) => {
         output += chunk;
-        if (!ready(output)) return;
+        // Once ready, the output only grows: looking through all of it again per chunk would cost
+        // time in proportion to its square while a server logs its trading.
+        if (isReady || !ready(output)) return;
+        isReady = true;
         resolve({
           output: () => output,
           stop: (signal) => {

@@ -1,0 +1,37 @@
+/** The order `npm test` starts files in: slowest first, from the last run's durations. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+// @ts-expect-error: a plain script of the runner, without type declarations
+import { slowestFirst } from '../../scripts/test-durations.mjs';
+
+const order = slowestFirst as (files: string[], known?: Record<string, number>) => string[];
+
+describe('the order test files start in', () => {
+  it('is slowest first by the last run, guessing end-to-end files slow and unit files quick', () => {
+    const files = ['src/a.test.ts', 'test/http/y.test.ts', 'src/b.test.ts', 'test/e2e/x.test.ts', 'test/http/z.test.ts'];
+    const known = { 'src/b.test.ts': 30, 'test/http/y.test.ts': 2 };
+    assert.deepEqual(order(files, known), ['test/e2e/x.test.ts', 'src/b.test.ts', 'test/http/z.test.ts', 'test/http/y.test.ts', 'src/a.test.ts']);
+  });
+
+  describe('a run', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-order-'));
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('records how long each of its files took, for the next run to order by', () => {
+      fs.symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'));
+      fs.mkdirSync(path.join(dir, 'unit'));
+      fs.writeFileSync(path.join(dir, 'unit', 'one.test.ts'), `import { it } from 'node:test';\nit('passes', () => {});\n`);
+      fs.writeFileSync(path.join(dir, 'two.test.ts'), `import { it } from 'node:test';\nit('passes', () => {});\n`);
+      const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+      const run = spawnSync(process.execPath, [path.resolve('scripts/run-tests.mjs'), '.'], { cwd: dir, encoding: 'utf8', env });
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+      const recorded = JSON.parse(fs.readFileSync(path.join(dir, '.cache', 'test-durations.json'), 'utf8'));
+      assert.deepEqual(Object.keys(recorded).sort(), ['two.test.ts', 'unit/one.test.ts']);
+      for (const seconds of Object.values(recorded)) assert.ok(typeof seconds === 'number' && seconds >= 0);
+    });
+  });
+});
