@@ -1,6 +1,7 @@
 // Runs every *.test.ts below the given folders (default: src and test) with Node's test runner.
-// Node 20's runner neither expands globs nor finds .ts files by itself, hence this list. The spec
-// reporter shows the run; test-summary.mjs closes it with what failed and where the time went.
+// Node 20's runner neither expands globs nor finds .ts files by itself, hence this list, which
+// test-files.mjs runs slowest first. The spec reporter shows the run; test-summary.mjs closes it
+// with what failed and where the time went.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +22,8 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const concurrency = Math.max(1, Math.min(4, os.availableParallelism()));
+// TEST_CONCURRENCY=1 runs one file at a time, to read a failing run or to measure one file alone.
+const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.max(1, Math.min(4, os.availableParallelism()));
 // Node 20 applies --test-timeout to each file as a whole too: it only catches a hang, so it is
 // far above what a busy machine needs (a 120 s limit once cut the e2e files off under load).
 const TEST_TIMEOUT_MS = 10 * 60 * 1000;
@@ -31,11 +33,9 @@ const result = spawnSync(
   process.execPath,
   [
     // Test processes live seconds: V8's optimising compiler costs more CPU on PGlite's WebAssembly
-    // than it saves there (15 to 25 % of a file's CPU, measured). Node passes the flag on to them.
-    '--liftoff-only',
-    '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${TEST_TIMEOUT_MS}`,
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    `--test-reporter=${path.join(import.meta.dirname, 'test-summary.mjs')}`, '--test-reporter-destination=stdout',
+    // than it saves there (15 to 25 % of a file's CPU, measured). The runner passes the flags on.
+    '--liftoff-only', '--import', 'tsx',
+    path.join(import.meta.dirname, 'test-files.mjs'), String(concurrency), String(TEST_TIMEOUT_MS),
     ...slowestFirst(files),
   ],
   { stdio: 'inherit', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' },

@@ -21,17 +21,34 @@ describe('the order test files start in', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-order-'));
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+    const started = path.join(dir, 'started.txt');
+    const fixture = (name: string) =>
+      `import fs from 'node:fs';\nimport { it } from 'node:test';\nfs.appendFileSync(${JSON.stringify(started)}, '${name}\\n');\nit('passes', () => {});\n`;
+    const runHere = () => {
+      const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+      fs.rmSync(started, { force: true });
+      const run = spawnSync(process.execPath, [path.resolve('scripts/run-tests.mjs'), '.'], { cwd: dir, encoding: 'utf8', env: { ...env, TEST_CONCURRENCY: '1' } });
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+      return fs.readFileSync(started, 'utf8').trim().split('\n');
+    };
+    const durationsFile = path.join(dir, '.cache', 'test-durations.json');
+
     it('records how long each of its files took, for the next run to order by', () => {
       fs.symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'));
       fs.mkdirSync(path.join(dir, 'unit'));
-      fs.writeFileSync(path.join(dir, 'unit', 'one.test.ts'), `import { it } from 'node:test';\nit('passes', () => {});\n`);
-      fs.writeFileSync(path.join(dir, 'two.test.ts'), `import { it } from 'node:test';\nit('passes', () => {});\n`);
-      const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-      const run = spawnSync(process.execPath, [path.resolve('scripts/run-tests.mjs'), '.'], { cwd: dir, encoding: 'utf8', env });
-      assert.equal(run.status, 0, run.stdout + run.stderr);
-      const recorded = JSON.parse(fs.readFileSync(path.join(dir, '.cache', 'test-durations.json'), 'utf8'));
+      fs.writeFileSync(path.join(dir, 'unit', 'one.test.ts'), fixture('one'));
+      fs.writeFileSync(path.join(dir, 'two.test.ts'), fixture('two'));
+      runHere();
+      const recorded = JSON.parse(fs.readFileSync(durationsFile, 'utf8'));
       assert.deepEqual(Object.keys(recorded).sort(), ['two.test.ts', 'unit/one.test.ts']);
       for (const seconds of Object.values(recorded)) assert.ok(typeof seconds === 'number' && seconds >= 0);
+    });
+
+    it('starts the files that took longest last time first, whatever their names', () => {
+      fs.writeFileSync(durationsFile, JSON.stringify({ 'unit/one.test.ts': 50, 'two.test.ts': 1 }));
+      assert.deepEqual(runHere(), ['one', 'two']);
+      fs.writeFileSync(durationsFile, JSON.stringify({ 'unit/one.test.ts': 1, 'two.test.ts': 50 }));
+      assert.deepEqual(runHere(), ['two', 'one']);
     });
   });
 });
