@@ -5,11 +5,11 @@
  */
 import type { CancelOrder, PlaceOrder, StepResult } from '../domain/automation.ts';
 import type { OrderRequest } from '../exchanges/exchange.ts';
-import type { EngineOrder, LiveAutomation } from './automation-kind.ts';
+import type { AnyAutomationKind, Automation, EngineOrder, LiveAutomation } from './automation-kind.ts';
 import type { BatchStore } from './batch-store.ts';
 import type { CommittedBatch, EngineBatch, EngineStore } from './engine-store.ts';
 import { isFinal, type OrderJournal } from './order-journal.ts';
-import { StateSnapshots } from './state-changes.ts';
+import { type StateChange, StateSnapshots } from './state-changes.ts';
 import type { Timers } from './timers.ts';
 import { dec } from '../shared/decimal.ts';
 
@@ -46,6 +46,11 @@ export class BatchWriter {
     private readonly timers: Timers,
   ) {}
 
+  /** True when fewer than `needed` ids (and the reserve for the steps of a batch) are at hand. */
+  needsIds(needed = 0): boolean {
+    return this.ids.length - this.nextIndex < needed + ID_LOW_WATER;
+  }
+
   /** Makes sure `needed` ids (and a reserve for the steps of the next batch) are at hand. */
   async reserveIds(needed = 0): Promise<void> {
     const available = this.ids.length - this.nextIndex;
@@ -71,6 +76,11 @@ export class BatchWriter {
       if (!entry) this.records.set(id, (entry = { kind: live.kind.name, records: [] }));
       entry.records.push(...result.records);
     }
+  }
+
+  /** Whether this batch has anything to store yet. */
+  hasChanges(): boolean {
+    return this.dirty.size > 0 || this.orders.size > 0 || this.events.length > 0 || this.records.size > 0;
   }
 
   /** The automation as this batch changed it, if it did. */
@@ -121,7 +131,7 @@ export class BatchWriter {
       automations: [...this.dirty.values()].map(({ automation, kind }) => ({
         id: automation.id,
         running: kind.isRunning(automation.state),
-        ...this.snapshots.encode(automation.id, { v: kind.toJson(automation.state), timers: this.timers.of(automation.id) }),
+        ...this.encode(automation, kind),
         updatedAt: automation.updatedAt,
       })),
       events: this.events,
@@ -147,6 +157,16 @@ export class BatchWriter {
       events: batch.events.filter(({ automationId }) => !refused.has(automationId)),
     };
     return { refused, committed };
+  }
+
+  /** A state as the store takes it: see `EngineStore.inProcess`. Steps never change a state they were given. */
+  private encode(automation: Automation<unknown>, kind: AnyAutomationKind): { state: unknown } | { changes: StateChange[] } | { encode: () => unknown } {
+    const timers = this.timers.of(automation.id);
+    if (this.store.inProcess) {
+      const state = automation.state;
+      return { encode: () => ({ v: kind.toJson(state), timers }) };
+    }
+    return this.snapshots.encode(automation.id, { v: kind.toJson(automation.state), timers });
   }
 
   /** Stores a batch of the engine's own (a quarantine), retrying while storage is unreachable. */

@@ -40,7 +40,12 @@ export type AutomationChange = {
   id: number;
   running: boolean;
   updatedAt: Date;
-} & ({ state: unknown; changes?: never } | { changes: StateChange[]; state?: never });
+} & (
+  | { state: unknown; changes?: never; encode?: never }
+  | { changes: StateChange[]; state?: never; encode?: never }
+  /** Only for a store that keeps states in this process (`EngineStore.inProcess`): the state, made when it is read. */
+  | { encode: () => unknown; state?: never; changes?: never }
+);
 
 export interface EngineBatch {
   automations: AutomationChange[];
@@ -70,6 +75,12 @@ export interface AutomationFilter {
 }
 
 export interface EngineStore {
+  /**
+   * The store keeps states in this process and outlives nothing (backtests): the engine hands it
+   * each changed state as `encode`, made into JSON only when read, instead of encoding every state
+   * of every batch that no one may ever read.
+   */
+  readonly inProcess?: boolean;
   insert(automation: NewAutomation): Promise<StoredAutomation>;
   save(batch: EngineBatch): Promise<void>;
   /** Every running automation, and the journal rows of theirs still pending or open. */

@@ -47,6 +47,10 @@ export class OrderExecutor {
     for (const entry of this.unconfirmed) if (entry.accountId === accountId) this.unconfirmed.delete(entry);
   }
 
+  hasUnconfirmed(): boolean {
+    return this.unconfirmed.size > 0;
+  }
+
   /** Tries the unconfirmed orders again: they may have gone out after all, or can go out now. */
   async retryUnconfirmed(now: Date): Promise<void> {
     if (this.unconfirmed.size === 0) return;

@@ -26,12 +26,19 @@ export class PaperTrading {
   private queue: Promise<unknown> = Promise.resolve();
   /** Inside `batch`, placements are stored once at its end instead of one by one. */
   private batching = false;
+  /** Work queued or running: while there is any, new ticks wait their turn. */
+  private inFlight = 0;
 
   constructor(
     private readonly venue: PaperVenuePort,
     private readonly store: PaperStateStore,
     private readonly feed: PriceFeed,
   ) {}
+
+  /** Nothing queued or running: whatever was applied is stored. */
+  get idle(): boolean {
+    return this.inFlight === 0;
+  }
 
   get feedKind(): PriceFeed['kind'] {
     return this.feed.kind;
@@ -105,6 +112,17 @@ export class PaperTrading {
 
   /** Applies a batch of market events and stores what they changed; resolves with the fills. */
   applyTicks(ticks: MarketTick[]): Promise<OrderUpdate[]> {
+    if (this.inFlight === 0) {
+      // Nothing queued: the venue takes the ticks now, and storage is visited only for changes
+      // (most ticks fill nothing).
+      const updates = ticks.flatMap((tick) => this.venue.applyTick(tick));
+      const changes = this.venue.drainChanges();
+      if (changes.balances.length + changes.orders.length + changes.fills.length === 0) return Promise.resolve(updates);
+      return this.serialized(async () => {
+        await this.store.save(changes);
+        return updates;
+      });
+    }
     return this.serialized(async () => {
       const updates = ticks.flatMap((tick) => this.venue.applyTick(tick));
       await this.store.save(this.venue.drainChanges());
@@ -127,8 +145,12 @@ export class PaperTrading {
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
+    this.inFlight += 1;
     const result = this.queue.then(work);
-    this.queue = result.catch(() => undefined);
+    this.queue = result.then(
+      () => void (this.inFlight -= 1),
+      () => void (this.inFlight -= 1),
+    );
     return result;
   }
 

@@ -11,6 +11,8 @@ import { Heap } from './heap.ts';
 
 interface Bound {
   price: number;
+  /** The bound itself, for `mayWake`, which compares without turning each tick into doubles. */
+  exact: Decimal;
   automationId: number;
   version: number;
 }
@@ -31,8 +33,8 @@ export class PriceTriggers {
     this.versions.set(automationId, version);
     for (const watch of watches) {
       const market = this.market(`${source}|${watch.pair}`);
-      if (watch.below !== undefined) market.below.push({ price: toNumber(watch.below), automationId, version });
-      if (watch.above !== undefined) market.above.push({ price: toNumber(watch.above), automationId, version });
+      if (watch.below !== undefined) market.below.push({ price: toNumber(watch.below), exact: watch.below, automationId, version });
+      if (watch.above !== undefined) market.above.push({ price: toNumber(watch.above), exact: watch.above, automationId, version });
       this.live += Number(watch.below !== undefined) + Number(watch.above !== undefined);
     }
     this.compactIfStale();
@@ -40,6 +42,20 @@ export class PriceTriggers {
 
   remove(automationId: number): void {
     this.versions.delete(automationId);
+  }
+
+  /**
+   * False when a move to [low, high] certainly wakes no automation (a look at the heaps' tops,
+   * nothing consumed); true may also mean a replaced bound waits on top to be dropped. Exact: the
+   * doubles of `crossed` differ from it only between prices no double tells apart (more than 15
+   * significant digits), far below any price step.
+   */
+  mayWake(source: string, pair: string, low: Decimal, high: Decimal): boolean {
+    const market = this.markets.get(`${source}|${pair}`);
+    if (!market) return false;
+    const below = market.below.peek();
+    const above = market.above.peek();
+    return (below !== undefined && below.exact.gte(low)) || (above !== undefined && above.exact.lte(high));
   }
 
   /**

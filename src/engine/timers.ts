@@ -40,6 +40,12 @@ export class Timers {
     return [...keys.values()].map((entry) => ({ key: entry.key, at: new Date(entry.at).toISOString() }));
   }
 
+  /** Whether a timer (or a replaced one, yet to be dropped) is due at `now`. */
+  anyDue(now: Date): boolean {
+    const top = this.heap.peek();
+    return top !== undefined && top.at <= now.getTime();
+  }
+
   /** Removes and returns the timers due at `now`, earliest first. */
   due(now: Date): DueTimer[] {
     const due: DueTimer[] = [];

@@ -94,7 +94,7 @@ export class SqlEngineRepository implements EngineStore {
             batch.automations.map((a) => [
               a.id,
               a.running,
-              a.state === undefined ? null : JSON.stringify(a.state),
+              a.encode ? JSON.stringify(a.encode()) : a.state === undefined ? null : JSON.stringify(a.state),
               a.changes === undefined ? null : JSON.stringify(a.changes),
               a.updatedAt,
             ]),

@@ -112,6 +112,8 @@ export class PaperVenue {
   }
 
   drainChanges(): PaperChanges {
+    // Most ticks change nothing: no new collections for them.
+    if (this.changedAccounts.size === 0 && this.changedOrders.size === 0 && this.newFills.length === 0) return { balances: [], orders: [], fills: [] };
     const changes: PaperChanges = {
       balances: [...this.changedAccounts].map((account) => ({
         accountId: account.accountId,

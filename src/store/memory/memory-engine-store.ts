@@ -20,13 +20,15 @@ import { applyChanges } from '../../engine/state-changes.ts';
 export type RecordSink = (batch: KindRecords) => void;
 
 interface Row extends Omit<StoredAutomation, 'state'> {
-  state: string;
+  /** JSON text, or the engine's encoder of a state it no longer changes (made when read). */
+  state: string | (() => unknown);
   changes: string | null;
 }
 
 const LIVE_STATUSES: ReadonlySet<EngineOrder['status']> = new Set(['pending', 'open']);
 
 export class MemoryEngineStore implements EngineStore {
+  readonly inProcess = true;
   private readonly automations = new Map<number, Row>();
   private readonly eventLog = new Map<number, StoredEvent[]>();
   private readonly journal = new Map<number, EngineOrder>();
@@ -63,7 +65,8 @@ export class MemoryEngineStore implements EngineStore {
       const row = this.automations.get(change.id);
       if (!row) continue;
       row.running = change.running;
-      if (change.state !== undefined) row.state = JSON.stringify(change.state);
+      if (change.encode) row.state = change.encode;
+      else if (change.state !== undefined) row.state = JSON.stringify(change.state);
       row.changes = change.changes === undefined ? null : JSON.stringify(change.changes);
       row.updatedAt = change.updatedAt;
     }
@@ -134,5 +137,6 @@ function changeableFields(order: EngineOrder) {
 }
 
 function toStored({ changes, ...row }: Row): StoredAutomation {
-  return { ...row, state: applyChanges(JSON.parse(row.state), changes === null ? null : JSON.parse(changes)) };
+  const snapshot = typeof row.state === 'string' ? JSON.parse(row.state) : row.state();
+  return { ...row, state: applyChanges(snapshot, changes === null ? null : JSON.parse(changes)) };
 }
