@@ -1,6 +1,7 @@
 /**
  * Resting limit orders of one pair, kept sorted so a price move touches only the orders it
- * crosses: buys by price descending, sells by price ascending, earlier orders first at a price.
+ * crosses: each side's best order last (highest buy, lowest sell; the earlier at a price), where
+ * the market reaches them and where taking or adding one moves nothing else in the array.
  * Matching reduces `remaining` on the orders it returns and drops those it fills completely.
  */
 import { type Decimal, ZERO } from '../../shared/decimal.ts';
@@ -35,7 +36,7 @@ export class OrderBook {
 
   remove(order: RestingOrder): boolean {
     const side = order.side === 'buy' ? this.buys : this.sells;
-    const index = side.indexOf(order);
+    const index = side.lastIndexOf(order);
     if (index === -1) return false;
     side.splice(index, 1);
     return true;
@@ -43,6 +44,10 @@ export class OrderBook {
 
   /** Buys at or above the ask and sells at or below the bid fill completely. */
   matchQuote(bid: Decimal, ask: Decimal): Match[] {
+    // Most ticks cross nothing: a look at each side's best order, and no arrays made.
+    const buy = this.buys.at(-1);
+    const sell = this.sells.at(-1);
+    if ((buy === undefined || buy.price.lt(ask)) && (sell === undefined || sell.price.gt(bid))) return [];
     return [
       ...this.take(this.buys, (price) => price.gte(ask), undefined),
       ...this.take(this.sells, (price) => price.lte(bid), undefined),
@@ -63,32 +68,36 @@ export class OrderBook {
   private take(side: RestingOrder[], crossed: (price: Decimal) => boolean, volume: Decimal | undefined) {
     const matches: Match[] = [];
     let available = volume;
-    while (side.length > 0 && crossed(side[0]!.price)) {
+    for (let order = side.at(-1); order !== undefined && crossed(order.price); order = side.at(-1)) {
       if (available !== undefined && available.lte(ZERO)) break;
-      const order = side[0]!;
       const amount = available === undefined ? order.remaining : smaller(order.remaining, available);
       matches.push({ order, amount });
       order.remaining = order.remaining.minus(amount);
       if (available !== undefined) available = available.minus(amount);
-      if (order.remaining.isZero()) side.shift();
+      if (order.remaining.isZero()) side.pop();
       else break;
     }
     return matches;
   }
 
+  /** The place after every order that comes before `order` in priority and before every later one. */
   private insertionIndex(side: RestingOrder[], order: RestingOrder): number {
-    const before = order.side === 'buy'
-      ? (other: RestingOrder) => other.price.gt(order.price) || (other.price.eq(order.price) && other.sequence < order.sequence)
-      : (other: RestingOrder) => other.price.lt(order.price) || (other.price.eq(order.price) && other.sequence < order.sequence);
     let low = 0;
     let high = side.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (before(side[middle]!)) low = middle + 1;
-      else high = middle;
+      if (outranks(side[middle]!, order)) high = middle;
+      else low = middle + 1;
     }
     return low;
   }
+}
+
+/** `a` is matched before `b`: a better price, or the same price and earlier. */
+function outranks(a: RestingOrder, b: RestingOrder): boolean {
+  const byPrice = a.price.cmp(b.price);
+  if (byPrice !== 0) return a.side === 'buy' ? byPrice > 0 : byPrice < 0;
+  return a.sequence < b.sequence;
 }
 
 function smaller(a: Decimal, b: Decimal): Decimal {
