@@ -168,11 +168,28 @@ export function draft(state: GridBotState): GridBotState {
   return {
     ...state,
     config: { ...state.config, upperStopLoss: { ...state.config.upperStopLoss }, lowerStopLoss: { ...state.config.lowerStopLoss } },
-    lines: state.lines.map((line) => ({ ...line })),
+    lines: state.lines.map(copyLine),
     balancing: state.balancing && { ...state.balancing },
     stopOrder: state.stopOrder && { ...state.stopOrder },
     stop: state.stop && { ...state.stop, waiting: [...state.stop.waiting] },
     figures: { ...state.figures },
+  };
+}
+
+/** Field by field rather than by spreading: every step copies every line, and this is several times faster. */
+function copyLine(line: GridLine): GridLine {
+  return {
+    id: line.id,
+    index: line.index,
+    price: line.price,
+    side: line.side,
+    placed: line.placed,
+    amount: line.amount,
+    order: line.order,
+    cost: line.cost,
+    refused: line.refused,
+    grown: line.grown,
+    partial: line.partial,
   };
 }
 
