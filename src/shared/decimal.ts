@@ -23,3 +23,34 @@ export function isMultipleOf(value: Decimal, step: Decimal): boolean {
   return step.isZero() || value.mod(step).isZero();
 }
 
+
+/**
+ * decimal.js copies its argument into a new Decimal before every comparison (`cmp`, and through
+ * it `lt`, `gte`, `eq`, ...). Between two Decimals the copy changes nothing, and comparisons are
+ * the most frequent decimal work of the engine and the paper venue (every tick, every book
+ * insertion), so they compare in place here; anything else goes through decimal.js as before.
+ */
+const prototype = D.prototype as unknown as { cmp(y: DecimalLike): number; comparedTo(y: DecimalLike): number };
+const copyingCompare = prototype.cmp;
+
+function compareInPlace(this: Decimal, y: DecimalLike): number {
+  if (!(y instanceof D) || !this.d || !y.d || y.e > D.maxE || y.e < D.minE) return copyingCompare.call(this, y);
+  const xd = this.d;
+  const yd = y.d;
+  const xs = this.s;
+  const ys = y.s;
+  if (!xd[0] || !yd[0]) return xd[0] ? xs : yd[0] ? -ys : 0;
+  if (xs !== ys) return xs;
+  if (this.e !== y.e) return (this.e > y.e) !== (xs < 0) ? 1 : -1;
+  const length = Math.min(xd.length, yd.length);
+  for (let i = 0; i < length; i += 1) {
+    if (xd[i] !== yd[i]) return (xd[i]! > yd[i]!) !== (xs < 0) ? 1 : -1;
+  }
+  return xd.length === yd.length ? 0 : (xd.length > yd.length) !== (xs < 0) ? 1 : -1;
+}
+
+prototype.cmp = compareInPlace;
+prototype.comparedTo = compareInPlace;
+
+/** decimal.js's own comparison, for tests that hold the two to each other. */
+export const referenceCompare = (x: Decimal, y: DecimalLike): number => copyingCompare.call(x, y);
