@@ -63,8 +63,11 @@ export interface BacktestVenue {
   venue: PaperVenue;
   /** The market time: the time of the last tick applied. */
   now(): Date;
-  /** Applies one tick, and resolves once the engine has handled and stored everything it caused. */
-  applyTick(tick: MarketTick): Promise<void>;
+  /**
+   * Applies one tick. Undefined when it was taken at once (nothing to store, no automation woken,
+   * as for most ticks); otherwise resolves once the engine has handled and stored what it caused.
+   */
+  applyTick(tick: MarketTick): Promise<void> | undefined;
   /** The backtest account's exchange. */
   exchange(): Promise<Exchange>;
   close(): Promise<void>;
@@ -104,10 +107,11 @@ export async function openBacktestVenue(options: VenueOptions, start: Date): Pro
     deals,
     venue,
     now: clock,
-    applyTick: async (tick) => {
+    applyTick: (tick) => {
       now = tick.at;
-      await paper.applyTicks([tick]);
-      await engine.settled();
+      const applied = paper.applyTicks([tick]);
+      if (paper.idle && engine.idle) return undefined;
+      return applied.then(() => engine.settled());
     },
     exchange: () => accounts.exchangeForId(account.id),
     close: () => engine.stop(),

@@ -103,18 +103,27 @@ async function walk(spec: BacktestSpec, venue: BacktestVenue, automationId: numb
   const minTotal = venue.venue.market(series.pair).rules.minTotal;
   const every = Math.max(1, Math.floor(series.candles.length / PROGRESS_STEPS));
   let yieldedAt = performance.now();
+  // What the account holds moves only with fills: it is read again only after new ones.
+  let fillsSeen = -1;
+  let holding = { base: ZERO, baseNumber: 0, quoteNumber: 0 };
   for (let index = 0; index < series.candles.length; index++) {
     if (options.signal?.aborted) throw new BacktestCancelled();
     const candle = series.candles[index]!;
     const path = intraCandlePath(candle, series.timeframeMs);
     for (let point = index === 0 ? 1 : 0; point < path.length; point++) {
-      await venue.applyTick({ pair: series.pair, price: path[point]!.price, at: path[point]!.at });
+      const handled = venue.applyTick({ pair: series.pair, price: path[point]!.price, at: path[point]!.at });
+      if (handled) await handled;
     }
-    const balances = await exchange.balances();
-    const base = held(balances, pair.base);
+    if (venue.paperStore.fillCount !== fillsSeen) {
+      fillsSeen = venue.paperStore.fillCount;
+      const balances = await exchange.balances();
+      const base = held(balances, pair.base);
+      holding = { base, baseNumber: base.toNumber(), quoteNumber: held(balances, pair.quote).toNumber() };
+    }
     times.push(path[path.length - 1]!.at.getTime());
-    values.push(held(balances, pair.quote).plus(base.times(candle.close)).toNumber());
-    exposed.push(base.minus(startBase).times(candle.close).gte(minTotal));
+    // The equity curve is in doubles, as its figures are; exposure is decided exactly.
+    values.push(holding.quoteNumber + holding.baseNumber * candle.close.toNumber());
+    exposed.push(holding.base.minus(startBase).times(candle.close).gte(minTotal));
     if ((index + 1) % every === 0 || index + 1 === series.candles.length) options.onProgress?.({ done: index + 1, total: series.candles.length });
     // The engine's work resolves without I/O: without a pause now and then, a backtest inside the
     // server would keep every request waiting until it ends.

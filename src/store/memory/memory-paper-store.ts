@@ -66,6 +66,11 @@ export class MemoryPaperStore implements PaperStateStore {
     return { accounts, lastSequence };
   }
 
+  /** How many fills were stored, of every account. */
+  get fillCount(): number {
+    return this.fillLog.length;
+  }
+
   /** Every fill of the account, in the order the venue made them. */
   fills(accountId: number): Fill[] {
     return this.fillLog.filter((entry) => entry.accountId === accountId).map((entry) => entry.fill);
