@@ -42,10 +42,18 @@ function bareLoop(series: CandleSeries): number {
   return crossings;
 }
 
+/** CPU seconds this process used (every thread), which other work on the machine hardly moves. */
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
 async function measured(kind: 'grid' | 'dca', series: CandleSeries) {
   const heapMb: number[] = [];
   let nextTenth = 0.1;
   let gcMs = 0;
+  let gcCpu = 0;
+  const cpuStarted = cpuSeconds();
   const started = performance.now();
   const result: BacktestResult = await runBacktest(
     { kind, settings: kind === 'grid' ? GRID : DCA, series, balances: [{ currency: 'USDT', free: dec(100_000), locked: ZERO }], fee: dec('0.001'), slippageBasisPoints: 5 },
@@ -54,13 +62,15 @@ async function measured(kind: 'grid' | 'dca', series: CandleSeries) {
         if (done / total + 1e-9 < nextTenth) return;
         nextTenth += 0.1;
         const gcStarted = performance.now();
+        const gcCpuStarted = cpuSeconds();
         collectGarbage();
         gcMs += performance.now() - gcStarted;
+        gcCpu += cpuSeconds() - gcCpuStarted;
         heapMb.push(Math.round(process.memoryUsage().heapUsed / 1e6));
       },
     },
   );
-  return { result, seconds: (performance.now() - started - gcMs) / 1000, heapMb };
+  return { result, seconds: (performance.now() - started - gcMs) / 1000, cpu: cpuSeconds() - cpuStarted - gcCpu, heapMb };
 }
 
 export const benchmark: Benchmark = {
@@ -74,14 +84,18 @@ export const benchmark: Benchmark = {
     const baseHeap = Math.round(process.memoryUsage().heapUsed / 1e6);
     console.log(`  ${candles.length} candles (${candles.length * 4} ticks), heap with the candles ${baseHeap} MB`);
     const bareStarted = performance.now();
+    const bareCpuStarted = cpuSeconds();
     const crossings = bareLoop(series);
     const bareRate = candles.length / ((performance.now() - bareStarted) / 1000);
-    console.log(`  bare loop: ${Math.round(bareRate)} candles/s (${crossings} line crossings)`);
+    const bareCpuRate = candles.length / (cpuSeconds() - bareCpuStarted);
+    console.log(`  bare loop: ${Math.round(bareRate)} candles/s, ${Math.round(bareCpuRate)} per CPU second (${crossings} line crossings)`);
     for (const kind of ['grid', 'dca'] as const) {
-      const { result, seconds, heapMb } = await measured(kind, series);
+      const { result, seconds, cpu, heapMb } = await measured(kind, series);
       const rate = candles.length / seconds;
+      const cpuRate = candles.length / cpu;
       console.log(
         `  ${kind.padEnd(4)}: ${Math.round(rate)} candles/s, ${(rate / bareRate).toFixed(5)}× bare, ${seconds.toFixed(1)} s for the period; ` +
+          `per CPU second ${Math.round(cpuRate)} candles, ${(cpuRate / bareCpuRate).toFixed(5)}× bare, ${cpu.toFixed(1)} CPU s; ` +
           `${result.orders.length} orders, ${result.fills.length} fills, net ${result.figures.net_profit} USDT; heap after GC at each tenth (MB): ${heapMb.join(' ')}`,
       );
       if (result.fills.length === 0) failures.push(`${kind}: nothing filled`);

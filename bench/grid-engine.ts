@@ -18,7 +18,10 @@ import { PAPER_MARKETS } from '../src/exchanges/paper/paper-markets.ts';
 import { dec, ZERO } from '../src/shared/decimal.ts';
 import { writeGridProfits } from '../src/store/grid-bots.repository.ts';
 import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
-import { describeResult, marketBatches, replay, type World } from './support/engine-replay.ts';
+import type { MarketTick } from '../src/domain/market/market-tick.ts';
+import { MemoryGridProfits } from '../src/store/memory/memory-grid-profits.ts';
+import { describeResult, marketBatches, replay, type TimedReplay, type World } from './support/engine-replay.ts';
+import { replayInMemory } from './support/memory-replay.ts';
 
 const BOTS_PER_PAIR = scaled(250);
 const LINES = 100;
@@ -41,6 +44,8 @@ async function run(): Promise<BenchOutcome> {
   const candles = Number(process.env.BENCH_CANDLES ?? 100);
   const batches = marketBatches(candles);
   console.log(`  ${candles} hours of candles: ${batches.length} instants × 4 pairs`);
+  const failures = await runInMemory(batches);
+  if (process.env.BENCH_STORE === 'memory') return { failures };
 
   const bare = await replay(batches);
   console.log(describeResult('bare replay (no bots)', bare));
@@ -60,7 +65,6 @@ async function run(): Promise<BenchOutcome> {
   console.log(`  ${created} bots created in ${(setupMs / 1000).toFixed(1)} s (included in neither figure)`);
   console.log(describeResult(`with ${created} grid bots`, loaded, bare));
 
-  const failures: string[] = [];
   if (loaded.fills === 0) failures.push('no grid order filled');
   const [sums] = await loaded.world.db.query<{ rows: string; total: string | null }>(
     'SELECT count(*) AS rows, sum(profit)::text AS total FROM grid_bot_profits',
@@ -73,7 +77,35 @@ async function run(): Promise<BenchOutcome> {
   return { failures };
 }
 
-async function createBots(world: World): Promise<number> {
+/** The same replay with no storage: the engine's, the bots' and the paper venue's CPU alone. */
+async function runInMemory(batches: MarketTick[][]): Promise<string[]> {
+  const bare = await replayInMemory(batches);
+  const profits = new MemoryGridProfits();
+  let created = 0;
+  const loaded = await replayInMemory(batches, {
+    kinds: [gridBotKind],
+    sinks: { [gridBotKind.name]: profits.write },
+    setup: async (world) => {
+      created = await createBots(world);
+    },
+  });
+  const fillRate = (loaded.fills / loaded.ms) * 1000;
+  const tickRate = (result: TimedReplay) => (result.ticks / result.ms) * 1000;
+  console.log(
+    `  in memory, ${created} grid bots: ${Math.round(fillRate)} fills/s (${loaded.fills} fills), ${Math.round(tickRate(loaded))} ticks/s, ` +
+      `${(tickRate(loaded) / tickRate(bare)).toPrecision(2)}× the bare in-memory replay (${Math.round(tickRate(bare))} ticks/s); ` +
+      `p50 ${loaded.p50Ms.toFixed(2)} ms, p99 ${loaded.p99Ms.toFixed(2)} ms per instant; heap after GC at each tenth (MB): ${loaded.heapMb.join(' ')}`,
+  );
+  const bots = await loaded.world.engine.list(gridBotKind, { userId: loaded.world.userId });
+  const reported = bots.reduce((sum, bot) => sum.plus(bot.state.figures.profit), ZERO);
+  const recorded = (await Promise.all(bots.map((bot) => profits.profits(bot.id, {})))).flat().reduce((sum, row) => sum.plus(dec(row.profit)), ZERO);
+  const failures: string[] = [];
+  if (loaded.fills === 0) failures.push('in memory: no grid order filled');
+  if (!reported.eq(recorded)) failures.push('in memory: the profit rows do not add up to the reported profits');
+  return failures;
+}
+
+export async function createBots(world: Pick<World, 'engine' | 'userId' | 'prices' | 'openAccount'>): Promise<number> {
   let created = 0;
   for (const market of PAPER_MARKETS) {
     const price = world.prices.get(market.pair)!;

@@ -158,12 +158,34 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
   await engine.settled();
   if (scenario) await scenario.setup(world);
 
+  const mark = await markWrites(db);
+  const timed = await timedReplay(paper, engine, batches);
+  const written = await writtenSince(db, mark);
+  return {
+    ...timed,
+    written,
+    world,
+    close: async () => {
+      await paper.stop();
+      await engine.stop();
+      await db.close();
+    },
+  };
+}
+
+export type TimedReplay = Pick<ReplayResult, 'ticks' | 'ms' | 'p50Ms' | 'p99Ms' | 'heapMb' | 'fills'>;
+
+/** Applies every batch after the first and waits for the engine each time, timing each batch. */
+export async function timedReplay(
+  paper: PaperTrading,
+  engine: Engine,
+  batches: readonly MarketTick[][],
+): Promise<TimedReplay> {
   const latencies: number[] = [];
   const heapMb: number[] = [];
   const tenth = Math.max(1, Math.floor(batches.length / 10));
   let fills = 0;
   let ticks = 0;
-  const mark = await markWrites(db);
   for (let index = 1; index < batches.length; index += 1) {
     const batch = batches[index]!;
     const before = performance.now();
@@ -176,25 +198,10 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
       heapMb.push(Math.round(process.memoryUsage().heapUsed / 1e6));
     }
   }
-  const written = await writtenSince(db, mark);
   const ms = latencies.reduce((sum, latency) => sum + latency, 0);
   latencies.sort((a, b) => a - b);
   const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return {
-    ticks,
-    ms,
-    p50Ms: percentile(0.5),
-    p99Ms: percentile(0.99),
-    heapMb,
-    fills,
-    written,
-    world,
-    close: async () => {
-      await paper.stop();
-      await engine.stop();
-      await db.close();
-    },
-  };
+  return { ticks, ms, p50Ms: percentile(0.5), p99Ms: percentile(0.99), heapMb, fills };
 }
 
 export function describeResult(label: string, result: ReplayResult, baseline?: ReplayResult): string {
