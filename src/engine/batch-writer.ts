@@ -111,7 +111,7 @@ export class BatchWriter {
       this.journalOf.add(entry);
       this.orders.add(entry);
       this.placed.push(entry);
-      sends.push({ type: 'place', entry, request: requestOf(entry) });
+      sends.push({ type: 'place', entry, request: requestFrom(entry, command) });
     }
     return sends;
   }
@@ -183,6 +183,19 @@ export class BatchWriter {
 
 export function clientOrderId(prefix: string, automationId: number, key: string): string {
   return `tl${prefix}${automationId}x${key}`;
+}
+
+/** The request of a new entry, with the command's own decimals (its text, parsed back, is the same). */
+function requestFrom(entry: EngineOrder, command: PlaceOrder): OrderRequest {
+  return {
+    clientOrderId: entry.clientOrderId,
+    pair: entry.pair,
+    side: entry.side,
+    type: entry.orderType,
+    amount: command.amount,
+    ...(command.price === undefined ? {} : { price: command.price }),
+    ...(entry.timeInForce === null ? {} : { timeInForce: entry.timeInForce }),
+  };
 }
 
 export function requestOf(entry: EngineOrder): OrderRequest {
