@@ -90,10 +90,13 @@ async function runInMemory(batches: MarketTick[][]): Promise<string[]> {
     },
   });
   const fillRate = (loaded.fills / loaded.ms) * 1000;
+  const fillCpuRate = (loaded.fills / loaded.cpuMs) * 1000;
   const tickRate = (result: TimedReplay) => (result.ticks / result.ms) * 1000;
+  const tickCpuRate = (result: TimedReplay) => (result.ticks / result.cpuMs) * 1000;
   console.log(
-    `  in memory, ${created} grid bots: ${Math.round(fillRate)} fills/s (${loaded.fills} fills), ${Math.round(tickRate(loaded))} ticks/s, ` +
-      `${(tickRate(loaded) / tickRate(bare)).toPrecision(2)}× the bare in-memory replay (${Math.round(tickRate(bare))} ticks/s); ` +
+    `  in memory, ${created} grid bots: ${Math.round(fillRate)} fills/s (${loaded.fills} fills), ${Math.round(fillCpuRate)} per CPU second; ` +
+      `${Math.round(tickRate(loaded))} ticks/s, ${(tickRate(loaded) / tickRate(bare)).toPrecision(2)}× the bare in-memory replay (${Math.round(tickRate(bare))} ticks/s), ` +
+      `per CPU second ${(tickCpuRate(loaded) / tickCpuRate(bare)).toPrecision(2)}×; ` +
       `p50 ${loaded.p50Ms.toFixed(2)} ms, p99 ${loaded.p99Ms.toFixed(2)} ms per instant; heap after GC at each tenth (MB): ${loaded.heapMb.join(' ')}`,
   );
   const bots = await loaded.world.engine.list(gridBotKind, { userId: loaded.world.userId });

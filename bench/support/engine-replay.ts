@@ -173,7 +173,15 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
   };
 }
 
-export type TimedReplay = Pick<ReplayResult, 'ticks' | 'ms' | 'p50Ms' | 'p99Ms' | 'heapMb' | 'fills'>;
+export type TimedReplay = Pick<ReplayResult, 'ticks' | 'ms' | 'p50Ms' | 'p99Ms' | 'heapMb' | 'fills'> & {
+  /** CPU time of this process (every thread) over the replay, the heap samples left out: other work on the machine hardly moves it. */
+  cpuMs: number;
+};
+
+const cpuMsNow = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 /** Applies every batch after the first and waits for the engine each time, timing each batch. */
 export async function timedReplay(
@@ -186,6 +194,8 @@ export async function timedReplay(
   const tenth = Math.max(1, Math.floor(batches.length / 10));
   let fills = 0;
   let ticks = 0;
+  let sampleCpuMs = 0;
+  const cpuStarted = cpuMsNow();
   for (let index = 1; index < batches.length; index += 1) {
     const batch = batches[index]!;
     const before = performance.now();
@@ -194,14 +204,17 @@ export async function timedReplay(
     latencies.push(performance.now() - before);
     ticks += batch.length;
     if (index % tenth === 0) {
+      const sampleStarted = cpuMsNow();
       collectGarbage();
       heapMb.push(Math.round(process.memoryUsage().heapUsed / 1e6));
+      sampleCpuMs += cpuMsNow() - sampleStarted;
     }
   }
+  const cpuMs = cpuMsNow() - cpuStarted - sampleCpuMs;
   const ms = latencies.reduce((sum, latency) => sum + latency, 0);
   latencies.sort((a, b) => a - b);
   const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return { ticks, ms, p50Ms: percentile(0.5), p99Ms: percentile(0.99), heapMb, fills };
+  return { ticks, ms, cpuMs, p50Ms: percentile(0.5), p99Ms: percentile(0.99), heapMb, fills };
 }
 
 export function describeResult(label: string, result: ReplayResult, baseline?: ReplayResult): string {
