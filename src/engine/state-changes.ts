@@ -57,18 +57,21 @@ export function applyChanges(snapshot: unknown, changes: readonly StateChange[] 
  * of an automation is stored whole.
  */
 export class StateSnapshots {
-  private readonly stored = new Map<number, { json: unknown; size: number }>();
+  /**
+   * Each snapshot as its JSON text, parsed again for each diff: the text is several times smaller
+   * than the parsed value, and every running automation keeps one (memory per automation), while
+   * parsing it costs little beside storing the batch it is diffed for.
+   */
+  private readonly stored = new Map<number, string>();
 
   /** What to store for this state: the whole state (a new snapshot) or the changes since the last. */
   encode(id: number, state: unknown): { state: unknown } | { changes: StateChange[] } {
     const last = this.stored.get(id);
-    if (last) {
-      const changes = diffJson(last.json, state);
-      if (JSON.stringify(changes).length <= last.size * SNAPSHOT_FRACTION) return { changes };
+    if (last !== undefined) {
+      const changes = diffJson(JSON.parse(last), state);
+      if (JSON.stringify(changes).length <= last.length * SNAPSHOT_FRACTION) return { changes };
     }
-    // Kept as parsed from its own text: plain JSON that nothing else holds or changes.
-    const text = JSON.stringify(state);
-    this.stored.set(id, { json: JSON.parse(text), size: text.length });
+    this.stored.set(id, JSON.stringify(state));
     return { state };
   }
 
