@@ -24,7 +24,7 @@ import { describeResult, marketBatches, replay, type TimedReplay, type World } f
 import { replayInMemory } from './support/memory-replay.ts';
 
 const BOTS_PER_PAIR = scaled(250);
-const LINES = 100;
+const LINES = Number(process.env.BENCH_GRID_LINES ?? 100);
 const QUANTITY_PER_GRID: Record<string, string> = { USDT_BTC: '10', USDT_ETH: '10', BTC_ETH: '0.0002', USDT_SOL: '10' };
 /** The paper exchange's default fee, which the balancing orders and the grids' step check assume. */
 const FEE_RATE = dec('0.001');
@@ -63,6 +63,7 @@ async function run(): Promise<BenchOutcome> {
     },
   });
   console.log(`  ${created} bots created in ${(setupMs / 1000).toFixed(1)} s (included in neither figure)`);
+  console.log(`  ${perBot('stored', loaded.setupHeapBytes, created)}`);
   console.log(describeResult(`with ${created} grid bots`, loaded, bare));
 
   if (loaded.fills === 0) failures.push('no grid order filled');
@@ -75,6 +76,11 @@ async function run(): Promise<BenchOutcome> {
   if (!reported.eq(dec(sums!.total ?? '0'))) failures.push('the profit rows do not add up to the reported profits');
   await loaded.close();
   return { failures };
+}
+
+/** Memory per running automation: the heap the bots and their open orders added, per bot. */
+function perBot(label: string, bytes: number, bots: number): string {
+  return `${label}: heap after GC grew ${(bytes / 1e6).toFixed(1)} MB creating ${bots} bots of ${LINES} lines and placing their orders, ${(bytes / bots / 1024).toFixed(1)} KB per bot`;
 }
 
 /** The same replay with no storage: the engine's, the bots' and the paper venue's CPU alone. */
@@ -99,6 +105,7 @@ async function runInMemory(batches: MarketTick[][]): Promise<string[]> {
       `per CPU second ${(tickCpuRate(loaded) / tickCpuRate(bare)).toPrecision(2)}×; ` +
       `p50 ${loaded.p50Ms.toFixed(2)} ms, p99 ${loaded.p99Ms.toFixed(2)} ms per instant; heap after GC at each tenth (MB): ${loaded.heapMb.join(' ')}`,
   );
+  console.log(`  ${perBot('in memory', loaded.setupHeapBytes, created)}, the memory stores' copies of the orders included`);
   const bots = await loaded.world.engine.list(gridBotKind, { userId: loaded.world.userId });
   const reported = bots.reduce((sum, bot) => sum.plus(bot.state.figures.profit), ZERO);
   const recorded = (await Promise.all(bots.map((bot) => profits.profits(bot.id, {})))).flat().reduce((sum, row) => sum.plus(dec(row.profit)), ZERO);

@@ -113,6 +113,8 @@ export interface ReplayResult {
   /** Heap in use after a collection, at each tenth of the run. */
   heapMb: number[];
   fills: number;
+  /** Heap after a full collection after the setup, less before it: what the automations hold. */
+  setupHeapBytes: number;
   /** Rows and WAL the database wrote during the replay (setup left out). */
   written: Written;
   world: World;
@@ -156,13 +158,16 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
   };
   await paper.applyTicks(batches[0]!);
   await engine.settled();
-  if (scenario) await scenario.setup(world);
+  const setupHeapBytes = await heapGrowth(async () => {
+    if (scenario) await scenario.setup(world);
+  });
 
   const mark = await markWrites(db);
   const timed = await timedReplay(paper, engine, batches);
   const written = await writtenSince(db, mark);
   return {
     ...timed,
+    setupHeapBytes,
     written,
     world,
     close: async () => {
@@ -171,6 +176,15 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
       await db.close();
     },
   };
+}
+
+/** How much the heap in use (after full collections) grew over `work`. */
+export async function heapGrowth(work: () => Promise<void>): Promise<number> {
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  await work();
+  collectGarbage();
+  return process.memoryUsage().heapUsed - before;
 }
 
 export type TimedReplay = Pick<ReplayResult, 'ticks' | 'ms' | 'p50Ms' | 'p99Ms' | 'heapMb' | 'fills'> & {

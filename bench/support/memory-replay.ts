@@ -14,7 +14,7 @@ import { ManualFeed } from '../../src/market-data/manual-feed.ts';
 import type { Decimal } from '../../src/shared/decimal.ts';
 import { MemoryEngineStore, type RecordSink } from '../../src/store/memory/memory-engine-store.ts';
 import { MemoryPaperStore } from '../../src/store/memory/memory-paper-store.ts';
-import { timedReplay, type TimedReplay } from './engine-replay.ts';
+import { heapGrowth, timedReplay, type TimedReplay } from './engine-replay.ts';
 
 export interface MemoryWorld {
   engine: Engine;
@@ -29,7 +29,10 @@ export interface MemoryScenario {
   setup(world: MemoryWorld): Promise<void>;
 }
 
-export async function replayInMemory(batches: readonly MarketTick[][], scenario?: MemoryScenario): Promise<TimedReplay & { world: MemoryWorld }> {
+export async function replayInMemory(
+  batches: readonly MarketTick[][],
+  scenario?: MemoryScenario,
+): Promise<TimedReplay & { setupHeapBytes: number; world: MemoryWorld }> {
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new MemoryPaperStore(), new ManualFeed());
   const engine = new Engine({
     store: new MemoryEngineStore(scenario?.sinks ?? {}),
@@ -54,9 +57,11 @@ export async function replayInMemory(batches: readonly MarketTick[][], scenario?
   };
   await paper.applyTicks(batches[0]!);
   await engine.settled();
-  if (scenario) await scenario.setup(world);
+  const setupHeapBytes = await heapGrowth(async () => {
+    if (scenario) await scenario.setup(world);
+  });
   const timed = await timedReplay(paper, engine, batches);
   await paper.stop();
   await engine.stop();
-  return { ...timed, world };
+  return { ...timed, setupHeapBytes, world };
 }
