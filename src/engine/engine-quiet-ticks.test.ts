@@ -79,7 +79,7 @@ async function start() {
     await paper.applyTicks([{ pair: 'USDT_BTC', price: dec(price), at: at(minute) }]);
     await engine.settled();
   };
-  return { engine, store, paperStore, tick };
+  return { engine, store, paper, paperStore, tick };
 }
 
 describe('Engine: ticks that wake nothing', () => {
@@ -100,6 +100,15 @@ describe('Engine: ticks that wake nothing', () => {
     assert.deepEqual((await engine.get(watcherKind, bot.id))!.state.heard, ['49000']);
     assert.equal(store.saves.length, saves + 2);
     assert.equal(store.saves.at(-1)!.automations[0]!.updatedAt.getTime(), at(4).getTime());
+    await engine.stop();
+  });
+
+  it('answers a tick the venue refuses with a rejected promise, and takes the next one', async () => {
+    const { engine, paper, tick } = await start();
+    const refused = paper.applyTicks([{ pair: 'USDT_NOPE', price: dec(1), at: at(1) }]);
+    await assert.rejects(refused, /Unknown pair/);
+    await tick('60000', 2);
+    assert.equal(paper.ticker('USDT_BTC')?.last.toFixed(), '60000');
     await engine.stop();
   });
 

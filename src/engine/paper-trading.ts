@@ -115,7 +115,12 @@ export class PaperTrading {
     if (this.inFlight === 0) {
       // Nothing queued: the venue takes the ticks now, and storage is visited only for changes
       // (most ticks fill nothing).
-      const updates = ticks.flatMap((tick) => this.venue.applyTick(tick));
+      let updates: OrderUpdate[];
+      try {
+        updates = ticks.flatMap((tick) => this.venue.applyTick(tick));
+      } catch (error) {
+        return Promise.reject(error);
+      }
       const changes = this.venue.drainChanges();
       if (changes.balances.length + changes.orders.length + changes.fills.length === 0) return Promise.resolve(updates);
       return this.serialized(async () => {
