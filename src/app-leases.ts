@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { AccountLeases } from './engine/account-leases.ts';
 import type { Engine } from './engine/engine.ts';
 import type { EngineIdentity } from './engine/lease-store.ts';
+import type { EngineRegistry } from './services/engines.service.ts';
 import type { Database } from './store/database.ts';
 import { leaseGuard, SqlLeaseStore } from './store/leases.repository.ts';
 
@@ -17,7 +18,8 @@ export interface EngineLeasing {
   identity: EngineIdentity;
   leases: AccountLeases;
   guard: ReturnType<typeof leaseGuard>;
-  /** Registers the engine, then renews and takes accounts on every heartbeat. */
+  registry: EngineRegistry;
+  /** Registers the engine, then renews (and, unless its role is api, takes accounts) on every heartbeat. */
   start(engine: Engine): Promise<void>;
   /** Stops the heartbeat and hands every account back. */
   stop(): Promise<void>;
@@ -42,6 +44,7 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
   };
   const beat = async (engine: Engine) => {
     await leases.renew();
+    if (role === 'api') return;
     try {
       await takeUnowned(engine);
     } catch (error) {
@@ -53,6 +56,7 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
     identity,
     leases,
     guard: leaseGuard(identity.id, () => leases.epochs(), leaseMs),
+    registry: store,
     start: async (engine) => {
       await store.register(identity);
       logger.info({ engineId: identity.id, leaseSeconds }, 'engine registered');

@@ -47,6 +47,8 @@ import { SignalsService } from './signals/signals.service.ts';
 import { SqlSignalsRepository } from './store/signals.repository.ts';
 import { createLogger } from './logging.ts';
 import { engineLeasing, type EngineLeasing } from './app-leases.ts';
+import { EnginesService } from './services/engines.service.ts';
+import { localEngineRegistry, NO_LEASES } from './app-engines.ts';
 
 export { createLogger };
 
@@ -75,6 +77,7 @@ export interface Core {
   engine: Engine;
   /** With PostgreSQL: this engine's identity and the accounts it holds (several may share it). */
   leasing: EngineLeasing | undefined;
+  engines: EnginesService;
   backtests: BacktestJobs;
   /** Applies paper ticks and resolves once the engine has handled everything they caused. */
   applyPaperTicks(ticks: MarketTick[]): Promise<OrderUpdate[]>;
@@ -114,10 +117,12 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     // Several servers may share PostgreSQL: each account is run by the one engine holding its
     // lease. The embedded store belongs to one process (its data directory is locked).
     const leasing =
-      db.kind === 'postgres' ? engineLeasing(db, config.engineLeaseSeconds, 'all', logger, (accountId) => void engine.dropAccount(accountId)) : undefined;
+      db.kind === 'postgres' ? engineLeasing(db, config.engineLeaseSeconds, config.role, logger, (accountId) => void engine.dropAccount(accountId)) : undefined;
+    // An API process runs no automation: its engine only reads, and refuses actions.
+    const runsEngine = config.role !== 'api';
     const engine: Engine = new Engine({
       store: new SqlEngineRepository(db, leasing?.guard),
-      ...(leasing ? { leases: leasing.leases } : {}),
+      ...(leasing ? { leases: runsEngine ? leasing.leases : NO_LEASES } : {}),
       exchangeFor: (accountId) => accounts.exchangeForId(accountId),
       batchOrders: (work) => paper.batch(work),
       clock: options.now ?? (() => new Date()),
@@ -176,6 +181,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       paperCandles,
       engine,
       leasing,
+      engines: new EnginesService(leasing?.registry ?? localEngineRegistry(config.role, () => engine.accountIds())),
       backtests,
       applyPaperTicks: async (ticks) => {
         // Each tick is a market event of its own: the automations answer it before the next one
@@ -190,10 +196,11 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       startTrading: async () => {
         // The engine resumes first, so no market event after the restart passes it by.
         await leasing?.start(engine);
-        await engine.start();
-        await paper.start(() => engine.settled());
+        if (runsEngine) await engine.start();
+        // An API process runs no paper feed: prices move the paper venue of the engines.
+        if (runsEngine) await paper.start(() => engine.settled());
         await backtests.resume();
-        await signals.start();
+        if (runsEngine) await signals.start();
         trading = true;
         logger.info({ feed: paper.feedKind }, 'paper exchange and engine running');
       },
@@ -202,7 +209,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
           await backtests.close();
           if (trading) {
             await signals.stop();
-            await paper.stop();
+            if (runsEngine) await paper.stop();
             await engine.stop();
             await leasing?.stop();
           }
@@ -231,6 +238,7 @@ export async function buildApp(core: Core, now: () => Date = () => new Date(), o
     logger: core.logger,
     users: core.users,
     apiKeys: core.apiKeys,
+    engines: core.engines,
     markets: core.markets,
     accounts: core.accounts,
     overviews: core.overviews,

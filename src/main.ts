@@ -9,7 +9,7 @@ import { DataDirLockedError } from './store/data-dir-lock.ts';
 import { DatabaseUnavailableError } from './store/postgres-database.ts';
 
 const USAGE = `Usage:
-  tradeloop serve [--host H] [--port P] [--data-dir D] [--database-url URL] [--log-level L]
+  tradeloop serve [--host H] [--port P] [--data-dir D] [--database-url URL] [--log-level L] [--role all|api|engine]
   tradeloop users create NAME
   tradeloop keys create --user NAME --name LABEL --permissions P1,P2,... [--rsa-public-key FILE] [--strict] [--signing 3commas|tl1] [--json]
   tradeloop keys list [--json]
@@ -17,7 +17,7 @@ const USAGE = `Usage:
   tradeloop backtest --kind grid|dca|smart_trade --settings BOT.json --pair USDT_BTC --from DAY --to DAY [...] (backtest --help)
 Environment: PORT, HOST, DATA_DIR, DATABASE_URL, TRADELOOP_MASTER_KEY, LOG_LEVEL, LOG_FORMAT, RATE_LIMIT_PER_MINUTE,
   PAPER_FEED, PAPER_REPLAY_SPEED, PAPER_REPLAY_FROM, PAPER_BALANCES, PAPER_FEE, PAPER_SLIPPAGE_BPS,
-  SIGNAL_ALLOWED_IPS, SIGNAL_HMAC_SECRET, ENGINE_LEASE_SECONDS`;
+  SIGNAL_ALLOWED_IPS, SIGNAL_HMAC_SECRET, ENGINE_LEASE_SECONDS, TRADELOOP_ROLE`;
 
 const OPTIONS = {
   host: { type: 'string' },
@@ -25,6 +25,7 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
   'log-level': { type: 'string' },
+  role: { type: 'string' },
   user: { type: 'string' },
   name: { type: 'string' },
   permissions: { type: 'string' },
@@ -64,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
   process.umask(0o077);
   try {
     const flags: Flags = {};
-    for (const name of ['host', 'port', 'data-dir', 'database-url', 'log-level'] as const) {
+    for (const name of ['host', 'port', 'data-dir', 'database-url', 'log-level', 'role'] as const) {
       const value = parsed.values[name];
       if (value !== undefined) flags[name] = value;
     }

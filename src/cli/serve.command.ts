@@ -28,6 +28,12 @@ export async function runServe(config: Config): Promise<number> {
   const serverFile = path.join(config.dataDir, SERVER_FILE);
   try {
     await core.startTrading();
+    if (config.role === 'engine') {
+      // An engine process serves no API: it runs the accounts it takes until it is stopped.
+      logger.info({ store: core.db.kind, engineId: core.leasing?.identity.id }, 'Tradeloop engine running (role engine, no API)');
+      logger.info({ signal: await stopSignal }, 'shutting down');
+      return 0;
+    }
     await bootstrapAdmin(core);
     const app = await buildApp(core);
     try {

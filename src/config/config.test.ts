@@ -34,6 +34,7 @@ describe(loadConfig.name, () => {
       paper: DEFAULT_PAPER,
       signals: { allowedIps: [], hmacSecret: undefined },
       engineLeaseSeconds: 15,
+      role: 'all',
     });
   });
 
@@ -49,6 +50,7 @@ describe(loadConfig.name, () => {
       SIGNAL_ALLOWED_IPS: '52.89.214.238, 34.212.75.30,::1',
       SIGNAL_HMAC_SECRET: 'shared',
       ENGINE_LEASE_SECONDS: '4',
+      TRADELOOP_ROLE: 'engine',
     });
     assert.deepEqual(config, {
       host: '0.0.0.0',
@@ -62,6 +64,7 @@ describe(loadConfig.name, () => {
       paper: DEFAULT_PAPER,
       signals: { allowedIps: ['52.89.214.238', '34.212.75.30', '::1'], hmacSecret: 'shared' },
       engineLeaseSeconds: 4,
+      role: 'engine',
     });
     assert.equal(loadConfig({ PORT: '', HOST: ' ', DATABASE_URL: '' }).port, 8080);
     assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined);
@@ -106,6 +109,9 @@ describe(loadConfig.name, () => {
     ['a HOST that is a name', { HOST: 'my-server.example' }, {}, /^HOST must be an IP address of this machine or localhost .*got "my-server.example"$/],
     ['a --host that is no address', {}, { host: '300.1.2.3' }, /^--host must be an IP address/],
     ['an ENGINE_LEASE_SECONDS of 0', { ENGINE_LEASE_SECONDS: '0' }, {}, /^ENGINE_LEASE_SECONDS must be an integer from 1 to 3600, got "0"$/],
+    ['an unknown --role', {}, { role: 'worker' }, /^--role must be one of all, api, engine, got "worker"$/],
+    ['--role api without DATABASE_URL', {}, { role: 'api' }, /^--role api needs DATABASE_URL: the embedded database serves one process/],
+    ['TRADELOOP_ROLE=engine without DATABASE_URL', { TRADELOOP_ROLE: 'engine' }, {}, /^TRADELOOP_ROLE engine needs DATABASE_URL/],
     ['an unknown LOG_FORMAT', { LOG_FORMAT: 'xml' }, {}, /^LOG_FORMAT must be one of auto, pretty, json, got "xml"$/],
   ];
   for (const [what, env, flags, message] of invalid) {

@@ -19,7 +19,12 @@ export interface Config {
   signals: SignalConfig;
   /** How long an engine's lease on an account lasts unrenewed (PostgreSQL only; docs/scaling.md). */
   engineLeaseSeconds: number;
+  /** `all` serves the API and runs an engine; `api` and `engine` one of them (PostgreSQL only). */
+  role: Role;
 }
+
+export const ROLES = ['all', 'api', 'engine'] as const;
+export type Role = (typeof ROLES)[number];
 
 /** TradingView signals (docs/signals.md). */
 export interface SignalConfig {
@@ -47,7 +52,7 @@ export interface PaperConfig {
   slippageBasisPoints: number;
 }
 
-export type Flags = Partial<Record<'host' | 'port' | 'data-dir' | 'database-url' | 'log-level', string>>;
+export type Flags = Partial<Record<'host' | 'port' | 'data-dir' | 'database-url' | 'log-level' | 'role', string>>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const LOG_FORMATS = ['auto', 'pretty', 'json'];
@@ -78,6 +83,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
     );
   }
   const port = setting(flags, env, 'port', 'PORT');
+  const role = setting(flags, env, 'role', 'TRADELOOP_ROLE');
+  if (role.value !== undefined && !(ROLES as readonly string[]).includes(role.value)) {
+    throw new ConfigError(`${role.name} must be one of ${ROLES.join(', ')}, got "${role.value}"`);
+  }
+  if (role.value !== undefined && role.value !== 'all' && databaseUrl.value === undefined) {
+    throw new ConfigError(`${role.name} ${role.value} needs DATABASE_URL: the embedded database serves one process, which runs both the API and the engine`);
+  }
   return {
     host: host.value ?? '127.0.0.1',
     port: integer(port.name, port.value, 8080, 0, 65535),
@@ -90,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
     paper: paperConfig(env),
     signals: signalConfig(env),
     engineLeaseSeconds: integer('ENGINE_LEASE_SECONDS', nonEmpty(env.ENGINE_LEASE_SECONDS), 15, 1, 3600),
+    role: (role.value ?? 'all') as Role,
   };
 }
 

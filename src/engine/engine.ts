@@ -149,6 +149,11 @@ export class Engine {
     await this.settled();
   }
 
+  /** The accounts whose running automations this engine steps. */
+  accountIds(): number[] {
+    return [...new Set([...this.running.values()].map((live) => live.automation.accountId))].sort((a, b) => a - b);
+  }
+
   /** Loads the running automations of an account this engine just took (a takeover). */
   loadAccount(accountId: number): Promise<void> {
     return this.run(() => this.load(async (candidate) => candidate === accountId && (this.ports.leases?.owns(accountId) ?? true)));

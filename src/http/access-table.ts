@@ -126,6 +126,7 @@ export const ACCESS_TABLE = {
   'POST /ext/api_keys': signed('ADMIN'),
   'GET /ext/api_keys': signed('ADMIN'),
   'DELETE /ext/api_keys/:id': signed('ADMIN'),
+  'GET /ext/engines': signed('ADMIN'),
   'POST /ext/paper/ticks': signed('ADMIN'),
   'POST /ext/paper/fees': signed('ADMIN'),
   'POST /ext/backtests': signed('BOTS_WRITE'),

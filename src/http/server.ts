@@ -24,6 +24,8 @@ import { botRoutes } from './routes/ver1/bots.routes.ts';
 import { dealRoutes } from './routes/ver1/deals.routes.ts';
 import type { GridBotsService } from '../services/grid-bots.service.ts';
 import { adminRoutes } from './routes/ext/admin.routes.ts';
+import { engineRoutes } from './routes/ext/engines.routes.ts';
+import type { EnginesService } from '../services/engines.service.ts';
 import { paperFeeRoutes } from './routes/ext/paper-fees.routes.ts';
 import { backtestRoutes } from './routes/ext/backtests.routes.ts';
 import type { BacktestJobs } from '../backtest/backtest-jobs.ts';
@@ -46,6 +48,7 @@ import type { SignalsService } from '../signals/signals.service.ts';
 import { signalPathRewrite, tradeSignalRoutes } from './routes/trade-signal.routes.ts';
 
 export interface HttpDeps {
+  engines: EnginesService;
   logger: Logger;
   apiKeys: ApiKeysService;
   users: UsersService;
@@ -114,6 +117,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...systemRoutes(deps.now),
     ...userRoutes(deps.users),
     ...adminRoutes(deps.users, deps.apiKeys),
+    ...engineRoutes(deps.engines),
     ...paperRoutes(deps.paper, deps.applyPaperTicks, deps.now),
     ...paperFeeRoutes(deps.paper),
     ...backtestRoutes(deps.backtests),

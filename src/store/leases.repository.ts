@@ -6,9 +6,13 @@
  */
 import type { BatchGuard, EngineBatch } from '../engine/engine-store.ts';
 import { type EngineIdentity, type HeldLease, LeaseLostError, type LeaseStore } from '../engine/lease-store.ts';
+import type { EngineRegistry, EngineView } from '../services/engines.service.ts';
 import type { Database, Sql } from './database.ts';
 
-export class SqlLeaseStore implements LeaseStore {
+/** Registry rows of engines unseen for this many leases are removed (killed processes). */
+const FORGET_AFTER_LEASES = 3;
+
+export class SqlLeaseStore implements LeaseStore, EngineRegistry {
   constructor(private readonly db: Database) {}
 
   async register(engine: EngineIdentity): Promise<void> {
@@ -23,6 +27,10 @@ export class SqlLeaseStore implements LeaseStore {
   async heartbeat(engineId: string, leaseMs: number): Promise<HeldLease[]> {
     return this.db.transaction(async (tx) => {
       await tx.query('UPDATE engines SET last_seen_at = now() WHERE id = $1', [engineId]);
+      await tx.query(
+        `DELETE FROM engines WHERE last_seen_at < now() - make_interval(secs => $1::double precision / 1000)`,
+        [leaseMs * FORGET_AFTER_LEASES],
+      );
       // A lease that expired but was not taken is still this engine's: nobody else wrote since.
       const rows = await tx.query<{ account_id: number; epoch: number }>(
         `UPDATE account_leases SET expires_at = now() + make_interval(secs => $2::double precision / 1000)
@@ -59,11 +67,31 @@ export class SqlLeaseStore implements LeaseStore {
     const rows = await this.db.query<{ id: string; accounts: number }>(
       `SELECT e.id, count(l.account_id)::int AS accounts FROM engines e
        LEFT JOIN account_leases l ON l.engine_id = e.id AND l.expires_at > now()
-       WHERE e.last_seen_at > now() - make_interval(secs => $1::double precision / 1000)
+       WHERE e.role <> 'api' AND e.last_seen_at > now() - make_interval(secs => $1::double precision / 1000)
        GROUP BY e.id`,
       [leaseMs],
     );
     return new Map(rows.map((row) => [row.id, Number(row.accounts)]));
+  }
+
+  async list(): Promise<EngineView[]> {
+    const rows = await this.db.query<{
+      id: string; host: string; pid: number; role: string; started_at: Date; last_seen_at: Date; account_ids: number[];
+    }>(
+      `SELECT e.id, e.host, e.pid, e.role, e.started_at, e.last_seen_at,
+         coalesce(array_agg(l.account_id ORDER BY l.account_id) FILTER (WHERE l.account_id IS NOT NULL), '{}') AS account_ids
+       FROM engines e LEFT JOIN account_leases l ON l.engine_id = e.id AND l.expires_at > now()
+       GROUP BY e.id ORDER BY e.started_at, e.id`,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      host: row.host,
+      pid: Number(row.pid),
+      role: row.role,
+      startedAt: row.started_at,
+      lastSeenAt: row.last_seen_at,
+      accountIds: row.account_ids.map(Number),
+    }));
   }
 
   async handBack(engineId: string): Promise<void> {
