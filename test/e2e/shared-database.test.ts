@@ -19,7 +19,7 @@ const skip = postgresUrl === undefined ? 'several servers share a PostgreSQL dat
 
 type Key = Credentials & { apiKey: string };
 
-async function call(port: number, key: Key, method: string, route: string, body?: unknown) {
+async function call(port: number, key: Key, method: string, route: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }> {
   const pathWithQuery = `/public/api${route}`;
   const text = body === undefined ? '' : JSON.stringify(body);
   const response = await fetch(`http://127.0.0.1:${port}${pathWithQuery}`, {
