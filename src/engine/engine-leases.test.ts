@@ -165,6 +165,8 @@ describe('Engines sharing one database through account leases', { skip: postgres
 
     // An action for the account through a is refused, not run twice.
     await assert.rejects(a.engine.act(ladderKind, ladder.id, { type: 'start' }), { name: 'AccountOwnedElsewhereError' });
+    await assert.rejects(a.engine.remove(ladderKind, ladder.id), { name: 'AccountOwnedElsewhereError' });
+    assert.equal((await db.query('SELECT id FROM automations WHERE id = $1', [ladder.id])).length, 1);
 
     await b.leases.handBack();
     assert.ok(b.logs.includes('engine handed back its accounts'));

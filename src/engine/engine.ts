@@ -254,11 +254,16 @@ export class Engine {
     return rows.map((row) => (this.running.get(row.id)?.automation as Automation<S>) ?? this.revive(kind, row));
   }
 
-  /** Forgets an automation and its stored history; its orders must have been cancelled already. */
+  /**
+   * Forgets an automation and its stored history; its orders must have been cancelled already.
+   * With leases, only the engine that runs its account may (another one's would vanish under it).
+   */
   remove(kind: AutomationKind<unknown, unknown, unknown>, id: number): Promise<void> {
     return this.run(async () => {
       const live = this.running.get(id);
       if (live && live.kind !== kind) return;
+      const accountId = live?.automation.accountId ?? (await this.ports.store.get(kind.name, id))?.accountId;
+      if (accountId !== undefined) await this.ensureOwned(accountId);
       this.untrack(id);
       this.writer.forget(id);
       await this.ports.store.remove(id);
