@@ -11,7 +11,7 @@ import { SqlEngineRepository } from '../store/engine.repository.ts';
 import { SqlPaperRepository } from '../store/paper.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
 import type { AutomationKind } from './automation-kind.ts';
-import type { EngineBatch, EngineStore } from './engine-store.ts';
+import type { CommittedBatch, EngineBatch, EngineStore } from './engine-store.ts';
 import { Engine } from './engine.ts';
 import { PaperTrading } from './paper-trading.ts';
 
@@ -112,6 +112,8 @@ describe('Engine storage faults', () => {
     const p = await startProcess(new SqlEngineRepository(db));
     const healthy = [await p.create(), await p.create()];
     const poisoned = await p.create(true);
+    const heard: CommittedBatch[] = [];
+    p.engine.onCommitted((batch) => void heard.push(batch));
     await p.tick('60000');
 
     for (const { id } of healthy) {
@@ -125,6 +127,10 @@ describe('Engine storage faults', () => {
     const [event] = await p.engine.events(poisoned.id, { limit: 5, offset: 0 });
     assert.equal(event!.message, stopped.state.reason);
     assert.deepEqual(p.errors, ['automation quarantined']);
+    // After-commit listeners (streams, notifications) hear of the stop once it is stored.
+    const stops = heard.filter((batch) => batch.quarantined !== undefined);
+    assert.deepEqual(stops.map((batch) => [batch.automations.map((a) => a.id), batch.quarantined]), [[[poisoned.id], [{ id: poisoned.id, reason: stopped.state.reason }]]]);
+    assert.ok(heard.every((batch) => batch.quarantined !== undefined || batch.automations.every((a) => a.id !== poisoned.id)));
 
     // It stays stopped: a later tick leaves it alone, and a restart does not resume it.
     await p.tick('61000');

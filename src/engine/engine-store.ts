@@ -67,6 +67,8 @@ export interface CommittedBatch {
   records: EngineBatch['records'];
   /** The event log lines the batch stored, in the order the automations wrote them. */
   events: EngineBatch['events'];
+  /** Automations this batch stopped because storage refused their changes, with the reason. */
+  quarantined?: Array<{ id: number; reason: string }>;
 }
 
 export interface AutomationFilter {

@@ -465,6 +465,13 @@ export class Engine {
       else this.ports.logger.error({ err: error, automationId: id }, 'the quarantine of an automation could not be stored');
       throw error;
     }
+    // Streams show the stopped automation; notifications tell its owner.
+    this.notifyCommitted({
+      automations: [{ id, kind: kind.name, userId: automation.userId, accountId: automation.accountId }],
+      records: [],
+      events: [{ automationId: id, message, at }],
+      quarantined: [{ id, reason: message }],
+    });
   }
 
   /** Another engine took the account: what this one had in memory for it is stale, not wrong to store. */
