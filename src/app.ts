@@ -49,6 +49,10 @@ import { createLogger } from './logging.ts';
 import { engineLeasing, type EngineLeasing } from './app-leases.ts';
 import { EnginesService } from './services/engines.service.ts';
 import { localEngineRegistry, NO_LEASES } from './app-engines.ts';
+import { bothWriters, OutboxHook } from './notifications/outbox-hook.ts';
+import { DEFAULT_RETRY_DELAYS_MS, NotificationWorker } from './notifications/notification-worker.ts';
+import { NotificationTargetsService } from './notifications/targets.service.ts';
+import { SqlNotificationsRepository } from './store/notifications.repository.ts';
 
 export { createLogger };
 
@@ -71,6 +75,9 @@ export interface Core {
   smartTrades: SmartTradesService;
   trades: TradesService;
   signals: SignalsService;
+  notifications: NotificationTargetsService;
+  /** Sends the outbox; `runPass` lets tests wait for one pass. */
+  notificationWorker: NotificationWorker;
   paper: PaperTrading;
   /** One-minute candles of the paper market's prices since this process started. */
   paperCandles: CandleBook;
@@ -96,6 +103,10 @@ export interface CoreOptions {
   now?: () => Date;
   /** An already open database (tests); otherwise opened from the config. */
   db?: Database;
+  /** Pauses between attempts to deliver a notification; minutes apart by default. */
+  notificationRetryDelaysMs?: readonly number[];
+  /** How often the notification worker looks at the outbox; every second by default. */
+  notificationPollMs?: number;
 }
 
 export async function openCore(config: Config, options: CoreOptions = {}): Promise<Core> {
@@ -136,7 +147,12 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       },
     });
     engine.onCommitted(tradingLog(logger));
-    engine.registerRecordWriter(gridBotKind.name, writeGridProfits);
+    const notificationStore = new SqlNotificationsRepository(db);
+    const outboxHook = new OutboxHook(notificationStore, options.now ?? (() => new Date()));
+    engine.onCommitted((batch) => {
+      outboxHook.noteCommitted(batch).catch((error: unknown) => logger.error({ err: error }, 'a bot_disabled notification could not be stored'));
+    });
+    engine.registerRecordWriter(gridBotKind.name, bothWriters(writeGridProfits, outboxHook.gridWriter()));
     const gridBotsRepository = new SqlGridBotsRepository(db);
     // Balancing orders are grossed up by the taker fee: the paper account's own, else the paper
     // default; on real exchanges the lowest-tier 0.1 % the reference assumes too.
@@ -145,7 +161,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         ? ((await gridBotsRepository.paperTakerFee(account.id)) ?? dec(config.paper.fee))
         : dec('0.001');
     const gridBots = new GridBotsService(engine, accounts, markets, gridBotsRepository, takerFee);
-    engine.registerRecordWriter(dcaBotKind.name, writeDcaRecords);
+    engine.registerRecordWriter(dcaBotKind.name, bothWriters(writeDcaRecords, outboxHook.dcaWriter()));
     const dcaStore = new SqlDcaRepository(db);
     const dcaPrices = exchangePrices(accounts, markets);
     const dcaBots = new DcaBotsService(engine, dcaStore, accounts, markets);
@@ -159,6 +175,14 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       options.now ?? (() => new Date()),
       logger,
     );
+    const sender = { telegramApiUrl: config.notifications.telegramApiUrl, now: options.now ?? (() => new Date()) };
+    const notifications = new NotificationTargetsService(notificationStore, secretBox, outboxHook, sender);
+    const notificationWorker = new NotificationWorker(notificationStore, outboxHook, secretBox, {
+      ...sender,
+      retryDelaysMs: options.notificationRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+      pollMs: options.notificationPollMs ?? 1000,
+      logger,
+    });
     let trading = false;
     return {
       config,
@@ -177,6 +201,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       smartTrades: new SmartTradesService(engine, accounts, markets),
       trades: new TradesService(engine, accounts, markets),
       signals,
+      notifications,
+      notificationWorker,
       paper,
       paperCandles,
       engine,
@@ -200,7 +226,10 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         // An API process runs no paper feed: prices move the paper venue of the engines.
         if (runsEngine) await paper.start(() => engine.settled());
         await backtests.resume();
-        if (runsEngine) await signals.start();
+        if (runsEngine) {
+          await signals.start();
+          await notificationWorker.start();
+        }
         trading = true;
         logger.info({ feed: paper.feedKind }, 'paper exchange and engine running');
       },
@@ -208,6 +237,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         try {
           await backtests.close();
           if (trading) {
+            await notificationWorker.stop();
             await signals.stop();
             if (runsEngine) await paper.stop();
             await engine.stop();
@@ -251,6 +281,7 @@ export async function buildApp(core: Core, now: () => Date = () => new Date(), o
     trades: core.trades,
     signals: core.signals,
     signalConfig: core.config.signals,
+    notifications: core.notifications,
     paper: core.paper,
     backtests: core.backtests,
     paperCandles: core.paperCandles,

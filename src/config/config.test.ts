@@ -35,6 +35,7 @@ describe(loadConfig.name, () => {
       signals: { allowedIps: [], hmacSecret: undefined },
       engineLeaseSeconds: 15,
       role: 'all',
+      notifications: { telegramApiUrl: 'https://api.telegram.org' },
     });
   });
 
@@ -51,6 +52,7 @@ describe(loadConfig.name, () => {
       SIGNAL_HMAC_SECRET: 'shared',
       ENGINE_LEASE_SECONDS: '4',
       TRADELOOP_ROLE: 'engine',
+      TELEGRAM_API_URL: 'http://127.0.0.1:8081/telegram',
     });
     assert.deepEqual(config, {
       host: '0.0.0.0',
@@ -65,6 +67,7 @@ describe(loadConfig.name, () => {
       signals: { allowedIps: ['52.89.214.238', '34.212.75.30', '::1'], hmacSecret: 'shared' },
       engineLeaseSeconds: 4,
       role: 'engine',
+      notifications: { telegramApiUrl: 'http://127.0.0.1:8081/telegram' },
     });
     assert.equal(loadConfig({ PORT: '', HOST: ' ', DATABASE_URL: '' }).port, 8080);
     assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined);
@@ -104,6 +107,7 @@ describe(loadConfig.name, () => {
     ],
     ['an unknown --log-level', {}, { 'log-level': 'loud' }, /^--log-level must be one of/],
     ['a negative RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '-5' }, {}, /^RATE_LIMIT_PER_MINUTE must be/],
+    ['a TELEGRAM_API_URL that is not http(s)', { TELEGRAM_API_URL: 'api.telegram.org' }, {}, /^TELEGRAM_API_URL must be an http:\/\/ or https:\/\/ URL, got "api.telegram.org"$/],
     ['a SIGNAL_ALLOWED_IPS entry that is a name', { SIGNAL_ALLOWED_IPS: '52.89.214.238,tradingview.com' }, {}, /^SIGNAL_ALLOWED_IPS must list IP addresses separated by commas, got "tradingview.com"$/],
     ['a RATE_LIMIT_PER_MINUTE that is no number', { RATE_LIMIT_PER_MINUTE: 'lots' }, {}, /^RATE_LIMIT_PER_MINUTE/],
     ['a HOST that is a name', { HOST: 'my-server.example' }, {}, /^HOST must be an IP address of this machine or localhost .*got "my-server.example"$/],

@@ -21,6 +21,13 @@ export interface Config {
   engineLeaseSeconds: number;
   /** `all` serves the API and runs an engine; `api` and `engine` one of them (PostgreSQL only). */
   role: Role;
+  notifications: NotificationConfig;
+}
+
+/** Notifications (docs/notifications.md). */
+export interface NotificationConfig {
+  /** Telegram's Bot API; another base URL serves a self-hosted Bot API server (or a test stub). */
+  telegramApiUrl: string;
 }
 
 export const ROLES = ['all', 'api', 'engine'] as const;
@@ -103,7 +110,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
     signals: signalConfig(env),
     engineLeaseSeconds: integer('ENGINE_LEASE_SECONDS', nonEmpty(env.ENGINE_LEASE_SECONDS), 15, 1, 3600),
     role: (role.value ?? 'all') as Role,
+    notifications: { telegramApiUrl: httpUrl('TELEGRAM_API_URL', nonEmpty(env.TELEGRAM_API_URL)) ?? 'https://api.telegram.org' },
   };
+}
+
+function httpUrl(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigError(`${name} must be an http:// or https:// URL, got "${value}"`);
+  return value;
 }
 
 function signalConfig(env: NodeJS.ProcessEnv): SignalConfig {

@@ -134,6 +134,12 @@ export const ACCESS_TABLE = {
   'GET /ext/backtests/:id': signed('BOTS_READ'),
   'GET /ext/backtests/:id/candles': signed('BOTS_READ'),
   'DELETE /ext/backtests/:id': signed('BOTS_WRITE'),
+  'GET /ext/notifications': signed('BOTS_READ'),
+  'POST /ext/notifications': signed('BOTS_WRITE'),
+  'GET /ext/notifications/:id': signed('BOTS_READ'),
+  'PATCH /ext/notifications/:id': signed('BOTS_WRITE'),
+  'DELETE /ext/notifications/:id': signed('BOTS_WRITE'),
+  'POST /ext/notifications/:id/test': signed('BOTS_WRITE'),
   'GET /ext/paper/candles': open,
 } as const satisfies Record<string, RouteAccess>;
 

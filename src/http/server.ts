@@ -28,6 +28,8 @@ import { engineRoutes } from './routes/ext/engines.routes.ts';
 import type { EnginesService } from '../services/engines.service.ts';
 import { paperFeeRoutes } from './routes/ext/paper-fees.routes.ts';
 import { backtestRoutes } from './routes/ext/backtests.routes.ts';
+import { notificationRoutes } from './routes/ext/notifications.routes.ts';
+import type { NotificationTargetsService } from '../notifications/targets.service.ts';
 import type { BacktestJobs } from '../backtest/backtest-jobs.ts';
 import { type PaperTicks, paperRoutes } from './routes/ext/paper.routes.ts';
 import { paperCandleRoutes } from './routes/ext/paper-candles.routes.ts';
@@ -74,6 +76,7 @@ export interface HttpDeps {
   streams?: Omit<StreamServerOptions, 'now'>;
   signals: SignalsService;
   signalConfig: SignalConfig;
+  notifications: NotificationTargetsService;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -121,6 +124,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     ...paperRoutes(deps.paper, deps.applyPaperTicks, deps.now),
     ...paperFeeRoutes(deps.paper),
     ...backtestRoutes(deps.backtests),
+    ...notificationRoutes(deps.notifications),
     ...paperCandleRoutes(deps.paper, deps.paperCandles),
     ...marketDataRoutes(deps.markets),
     ...accountRoutes(deps),

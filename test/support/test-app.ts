@@ -54,6 +54,10 @@ export interface TestAppOptions {
   streamHeartbeatMs?: number;
   /** The process logger; silent unless TEST_LOG_LEVEL is set. */
   logger?: Logger;
+  /** Pauses between notification delivery attempts (minutes by default). */
+  notificationRetryDelaysMs?: readonly number[];
+  /** How often the notification worker looks at the outbox (every second by default). */
+  notificationPollMs?: number;
 }
 
 /**
@@ -94,6 +98,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     connector: await realExchangesFor(options),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.notificationRetryDelaysMs === undefined ? {} : { notificationRetryDelaysMs: options.notificationRetryDelaysMs }),
+    ...(options.notificationPollMs === undefined ? {} : { notificationPollMs: options.notificationPollMs }),
   });
   await core.startTrading();
   const app = await buildApp(core, options.now, options.streamHeartbeatMs === undefined ? {} : { streamHeartbeatMs: options.streamHeartbeatMs });

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Deal } from '../domain/dca-bot/deal.ts';
+import type { DcaRecord } from '../domain/dca-bot/step-output.ts';
+import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
+import { dec } from '../shared/decimal.ts';
+import { dcaNotices, gridCycles } from './batch-notices.ts';
+
+const AT = Date.parse('2026-03-02T10:00:30Z');
+
+function deal(changes: Partial<Deal>): Deal {
+  return {
+    id: 7, pair: 'USDT_ETH', base: 'ETH', quote: 'USDT', status: 'bought', entryAmount: '1.5', entryVolume: '150',
+    safetyCompleted: 0, finalProfit: null, usdProfit: null, settings: { maxSafetyOrders: 3, profitCurrency: 'quote_currency' },
+    ...changes,
+  } as unknown as Deal;
+}
+
+const records = (dealState: Deal, ...messages: string[]): DcaRecord[] => [
+  ...messages.map((message) => ({ type: 'deal_event' as const, dealId: dealState.id, message, at: AT })),
+  { type: 'deal', deal: dealState, botName: 'night owl', accountId: 3, userId: 9 },
+];
+
+describe('dcaNotices', () => {
+  it('names a deal opening, a safety order, a close and a stop loss once each, by key', () => {
+    const cases: Array<[Deal, string[], Array<[string, string]>]> = [
+      [deal({}), ['Placing base order. Price: 100 USDT', 'Base order executed. Price: 100 USDT. Size: 150 USDT (1.5 ETH)'], [['deal_opened', 'deal_opened:7']]],
+      [deal({ safetyCompleted: 2 }), ['Safety trade 2 executed. Price: 95 USDT'], [['safety_order_filled', 'safety_order_filled:7:2']]],
+      [deal({ status: 'completed', finalProfit: '3.2' }), ['TakeProfit trade executed. Price: 103 USDT', 'Deal completed. Profit: 3.2 USDT (2.13%)'], [['deal_closed', 'deal_closed:7']]],
+      [
+        deal({ status: 'stop_loss_finished', finalProfit: '-7.5' }),
+        ['Market close executed. Price: 95 USDT', 'Deal closed by Stop Loss. Profit: -7.5 USDT (-5%)'],
+        [['deal_closed', 'deal_closed:7'], ['stop_loss_triggered', 'stop_loss_triggered:7']],
+      ],
+      [deal({}), ['Manual safety trade executed. Price: 90 USDT', 'Placing TakeProfit trade. Price: 103 USDT'], []],
+    ];
+    for (const [state, messages, expected] of cases) {
+      const notices = dcaNotices([{ automationId: 4, records: records(state, ...messages) }]);
+      assert.deepEqual(notices.map((n) => [n.event, n.dedupeKey]), expected, messages.join(' / '));
+      for (const notice of notices) {
+        assert.equal(notice.userId, 9);
+        assert.deepEqual(notice.at, new Date(AT));
+        assert.equal(notice.payload.bot_id, 4);
+        assert.equal(notice.payload.bot_name, 'night owl');
+        assert.equal(notice.payload.average_price, '100');
+      }
+    }
+  });
+});
+
+describe('gridCycles', () => {
+  const profit = (at: string, amount: string, usd: string | null): GridProfitRecord => ({
+    lineId: 1, linePrice: dec('100'), side: 'buy', orderPlaced: true, profit: dec(amount), usdProfit: usd === null ? null : dec(usd), at: new Date(at),
+  });
+
+  it('sums each bot’s cycles per minute, and leaves the dollar sum unknown once a cycle had no rate', () => {
+    const cycles = gridCycles([
+      { automationId: 1, records: [profit('2026-03-02T10:00:01Z', '0.1', '0.1'), profit('2026-03-02T10:00:59Z', '0.25', '0.25'), profit('2026-03-02T10:01:00Z', '0.3', null)] },
+      { automationId: 2, records: [profit('2026-03-02T10:00:30Z', '1', '1')] },
+    ]);
+    assert.deepEqual(
+      cycles.map((c) => [c.botId, c.minute.toISOString(), c.cycles, c.profit.toFixed(), c.usdProfit?.toFixed() ?? null]),
+      [
+        [1, '2026-03-02T10:00:00.000Z', 2, '0.35', '0.35'],
+        [1, '2026-03-02T10:01:00.000Z', 1, '0.3', null],
+        [2, '2026-03-02T10:00:00.000Z', 1, '1', '1'],
+      ],
+    );
+  });
+});

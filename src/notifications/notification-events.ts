@@ -1,0 +1,76 @@
+/**
+ * The events a user can be notified of, and what the outbox keeps of each. Payload amounts are
+ * decimal strings, as everywhere on the wire.
+ */
+
+export const NOTIFICATION_EVENTS = [
+  'deal_opened',
+  'safety_order_filled',
+  'deal_closed',
+  'stop_loss_triggered',
+  'grid_cycles_completed',
+  'bot_disabled',
+  'daily_summary',
+  'test',
+] as const;
+
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+
+/** Events a target may filter on; `test` is only ever sent on request. */
+export const FILTERABLE_EVENTS = NOTIFICATION_EVENTS.filter((event) => event !== 'test');
+
+export interface DealPayload {
+  bot_id: number;
+  bot_name: string;
+  deal_id: number;
+  pair: string;
+  base: string;
+  quote: string;
+  /** Base bought (or sold, for a short) by the deal's entries so far. */
+  entry_amount: string;
+  /** Quote the entries cost. */
+  entry_volume: string;
+  /** Average entry price, quote per base; null before any entry filled. */
+  average_price: string | null;
+  completed_safety_orders: number;
+  max_safety_orders: number;
+  status: string;
+  final_profit: string | null;
+  profit_currency: string;
+  usd_final_profit: string | null;
+}
+
+export interface GridCyclesPayload {
+  bot_id: number;
+  bot_name: string;
+  pair: string;
+  quote: string;
+  /** The minute the cycles completed in (its start, UTC). */
+  minute: string;
+  cycles: number;
+  profit: string;
+  usd_profit: string | null;
+}
+
+export interface BotDisabledPayload {
+  bot_id: number;
+  kind: string;
+  reason: string;
+}
+
+export interface DailySummaryPayload {
+  /** The UTC day summed up, YYYY-MM-DD. */
+  day: string;
+  deals_closed: number;
+  deal_profits: Array<{ currency: string; profit: string }>;
+  grid_cycles: number;
+  grid_profits: Array<{ currency: string; profit: string }>;
+}
+
+/** One notification as the worker hands it to a target. */
+export interface OutboxNotification {
+  id: number;
+  event: NotificationEvent;
+  createdAt: Date;
+  payload: Record<string, unknown>;
+}

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { SecretBox } from '../auth/secret-box.ts';
+import type { Database } from '../store/database.ts';
+import { SqlNotificationsRepository } from '../store/notifications.repository.ts';
+import { openTestDatabase } from '../../test/support/database.ts';
+import { OutboxHook } from './outbox-hook.ts';
+
+const AT = new Date(Date.UTC(2026, 2, 2, 10));
+
+describe('OutboxHook', () => {
+  let db: Database;
+  let store: SqlNotificationsRepository;
+  let hook: OutboxHook;
+  const users: number[] = [];
+
+  before(async () => {
+    db = await openTestDatabase();
+    store = new SqlNotificationsRepository(db);
+    hook = new OutboxHook(store, () => AT);
+    for (const name of ['with_target', 'without_target']) {
+      const [row] = await db.query<{ id: number }>('INSERT INTO users (name) VALUES ($1) RETURNING id', [name]);
+      users.push(Number(row!.id));
+    }
+  });
+  after(() => db.close());
+
+  const quarantine = (userId: number, id: number) => ({
+    automations: [{ id, kind: 'grid_bot', userId, accountId: 1 }],
+    records: [],
+    events: [],
+    quarantined: [{ id, reason: 'Stopped: its changes could not be stored (refused)' }],
+  });
+  const outbox = () => db.query<{ user_id: string; event: string; payload: unknown }>('SELECT user_id, event, payload FROM notification_outbox ORDER BY id');
+
+  it('writes nothing while no target is enabled, then tells a stopped bot’s owner, and only an owner with a target', async () => {
+    await hook.refresh();
+    await hook.noteCommitted(quarantine(users[0]!, 11));
+    assert.deepEqual(await outbox(), []);
+
+    await store.insert({
+      userId: users[0]!, kind: 'webhook', name: 'hook', url: 'http://127.0.0.1:9/', chatId: null,
+      secretSealed: new SecretBox(randomBytes(32)).seal('a webhook secret!'), events: [], enabled: true, createdAt: AT,
+    });
+    await hook.refresh();
+    await hook.noteCommitted(quarantine(users[0]!, 12));
+    await hook.noteCommitted(quarantine(users[1]!, 13));
+    await hook.noteCommitted({ automations: [{ id: 14, kind: 'grid_bot', userId: users[0]!, accountId: 1 }], records: [], events: [] });
+    const rows = await outbox();
+    assert.deepEqual(
+      rows.map((row) => [Number(row.user_id), row.event, typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload]),
+      [[users[0], 'bot_disabled', { bot_id: 12, kind: 'grid_bot', reason: 'Stopped: its changes could not be stored (refused)' }]],
+    );
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The notifications' part of the engine's batch transaction: record writers that run beside the
+ * DCA and grid kinds' own and add what the batch has to tell people to the outbox. While no user
+ * has an enabled target they return at once, so the engine pays nothing for notifications nobody
+ * gets.
+ */
+import type { CommittedBatch, KindRecords, RecordWriter } from '../engine/engine-store.ts';
+import type { Sql } from '../store/database.ts';
+import { dcaNotices, gridCycles, type Notice } from './batch-notices.ts';
+import type { BotDisabledPayload } from './notification-events.ts';
+import type { NotificationStore } from './notification-store.ts';
+
+/** Grid cycles are sent once their minute is over, plus this much for batches still being stored. */
+const MINUTE_GRACE_MS = 5_000;
+
+export const gridDeliverAfter = (minute: Date) => new Date(minute.getTime() + 60_000 + MINUTE_GRACE_MS);
+
+export class OutboxHook {
+  private enabled = false;
+
+  constructor(
+    private readonly store: NotificationStore,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Re-reads whether any target is enabled (at start, after target changes, on every worker pass). */
+  async refresh(): Promise<void> {
+    this.enabled = await this.store.anyEnabled();
+  }
+
+  dcaWriter(): RecordWriter {
+    return async (sql, batch) => {
+      if (this.enabled) await this.store.writeNotices(sql, dcaNotices(batch));
+    };
+  }
+
+  gridWriter(): RecordWriter {
+    return async (sql, batch) => {
+      if (this.enabled) await this.store.writeGridCycles(sql, gridCycles(batch), gridDeliverAfter);
+    };
+  }
+
+  /**
+   * An engine after-commit listener: tells the owners of automations the engine stopped because
+   * their changes could not be stored. Written after the quarantine's own transaction, so a crash
+   * in between loses this one notice.
+   */
+  noteCommitted(batch: CommittedBatch): Promise<void> {
+    if (!this.enabled || !batch.quarantined) return Promise.resolve();
+    const at = this.now();
+    const notices: Notice[] = [];
+    for (const { id, reason } of batch.quarantined) {
+      const automation = batch.automations.find((a) => a.id === id);
+      if (!automation) continue;
+      const payload: BotDisabledPayload = { bot_id: id, kind: automation.kind, reason };
+      notices.push({ userId: automation.userId, event: 'bot_disabled', dedupeKey: `bot_disabled:${id}:${at.getTime()}`, payload: { ...payload }, at });
+    }
+    return this.store.insertNotices(notices);
+  }
+}
+
+/** One kind's record writer followed by another, in the same transaction. */
+export function bothWriters(first: RecordWriter, second: RecordWriter): RecordWriter {
+  return async (sql: Sql, batch: KindRecords) => {
+    await first(sql, batch);
+    await second(sql, batch);
+  };
+}
