@@ -36,6 +36,7 @@ describe(loadConfig.name, () => {
       engineLeaseSeconds: 15,
       role: 'all',
       notifications: { telegramApiUrl: 'https://api.telegram.org' },
+      streamLimits: { total: 10000, perAddress: 2000, perKey: 100 },
     });
   });
 
@@ -53,6 +54,9 @@ describe(loadConfig.name, () => {
       ENGINE_LEASE_SECONDS: '4',
       TRADELOOP_ROLE: 'engine',
       TELEGRAM_API_URL: 'http://127.0.0.1:8081/telegram',
+      STREAM_MAX_CONNECTIONS: '500',
+      STREAM_MAX_CONNECTIONS_PER_ADDRESS: '50',
+      STREAM_MAX_CONNECTIONS_PER_KEY: '5',
     });
     assert.deepEqual(config, {
       host: '0.0.0.0',
@@ -68,6 +72,7 @@ describe(loadConfig.name, () => {
       engineLeaseSeconds: 4,
       role: 'engine',
       notifications: { telegramApiUrl: 'http://127.0.0.1:8081/telegram' },
+      streamLimits: { total: 500, perAddress: 50, perKey: 5 },
     });
     assert.equal(loadConfig({ PORT: '', HOST: ' ', DATABASE_URL: '' }).port, 8080);
     assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined);
@@ -107,6 +112,7 @@ describe(loadConfig.name, () => {
     ],
     ['an unknown --log-level', {}, { 'log-level': 'loud' }, /^--log-level must be one of/],
     ['a negative RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '-5' }, {}, /^RATE_LIMIT_PER_MINUTE must be/],
+    ['a STREAM_MAX_CONNECTIONS_PER_KEY of 0', { STREAM_MAX_CONNECTIONS_PER_KEY: '0' }, {}, /^STREAM_MAX_CONNECTIONS_PER_KEY must be/],
     ['a TELEGRAM_API_URL that is not http(s)', { TELEGRAM_API_URL: 'api.telegram.org' }, {}, /^TELEGRAM_API_URL must be an http:\/\/ or https:\/\/ URL, got "api.telegram.org"$/],
     ['a SIGNAL_ALLOWED_IPS entry that is a name', { SIGNAL_ALLOWED_IPS: '52.89.214.238,tradingview.com' }, {}, /^SIGNAL_ALLOWED_IPS must list IP addresses separated by commas, got "tradingview.com"$/],
     ['a RATE_LIMIT_PER_MINUTE that is no number', { RATE_LIMIT_PER_MINUTE: 'lots' }, {}, /^RATE_LIMIT_PER_MINUTE/],

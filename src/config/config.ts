@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import type { LogFormat } from '../logging.ts';
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from '../streams/connection-limits.ts';
 
 /** Typed configuration from environment variables, overridden by command-line flags. */
 export interface Config {
@@ -22,6 +23,8 @@ export interface Config {
   /** `all` serves the API and runs an engine; `api` and `engine` one of them (PostgreSQL only). */
   role: Role;
   notifications: NotificationConfig;
+  /** Websocket connections allowed in all, per client address and per API key (docs/streams.md). */
+  streamLimits: StreamLimits;
 }
 
 /** Notifications (docs/notifications.md). */
@@ -110,6 +113,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
     signals: signalConfig(env),
     engineLeaseSeconds: integer('ENGINE_LEASE_SECONDS', nonEmpty(env.ENGINE_LEASE_SECONDS), 15, 1, 3600),
     role: (role.value ?? 'all') as Role,
+    streamLimits: {
+      total: integer('STREAM_MAX_CONNECTIONS', nonEmpty(env.STREAM_MAX_CONNECTIONS), DEFAULT_STREAM_LIMITS.total, 1, 1e7),
+      perAddress: integer('STREAM_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env.STREAM_MAX_CONNECTIONS_PER_ADDRESS), DEFAULT_STREAM_LIMITS.perAddress, 1, 1e7),
+      perKey: integer('STREAM_MAX_CONNECTIONS_PER_KEY', nonEmpty(env.STREAM_MAX_CONNECTIONS_PER_KEY), DEFAULT_STREAM_LIMITS.perKey, 1, 1e7),
+    },
     notifications: { telegramApiUrl: httpUrl('TELEGRAM_API_URL', nonEmpty(env.TELEGRAM_API_URL)) ?? 'https://api.telegram.org' },
   };
 }

@@ -32,6 +32,8 @@ export class StreamConnection {
     private readonly hub: StreamHub,
     private readonly authorizer: ChannelAuthorizer,
     queueLimit: number,
+    /** Counts this connection under the keys of a new subscription; false when a key is at its cap. */
+    private readonly claimKeys: (apiKeys: string[]) => boolean = () => true,
   ) {
     this.queue = new LatestFrameQueue(queueLimit);
     socket.on('message', (data, isBinary) => {
@@ -79,7 +81,7 @@ export class StreamConnection {
     const grant = request && (await this.authorizer.authorize(request));
     this.authorizing.delete(identifier);
     if (this.socket.readyState !== WebSocket.OPEN) return;
-    if (!grant) {
+    if (!grant || !this.claimKeys(grant.users.map((user) => user.apiKey))) {
       this.send(frames.reject(identifier));
       return;
     }

@@ -7,6 +7,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { ChannelAuthorizer } from './channels.ts';
+import { ConnectionLimits, DEFAULT_STREAM_LIMITS, type StreamLimits } from './connection-limits.ts';
 import { StreamConnection } from './stream-connection.ts';
 import type { StreamHub } from './stream-hub.ts';
 
@@ -20,6 +21,8 @@ export interface StreamServerOptions {
   heartbeatMs?: number;
   /** Entities a connection may have waiting before the oldest waiting frame is dropped. */
   queueLimit?: number;
+  /** Connections allowed in all, per client address and per API key (connection-limits.ts). */
+  limits?: StreamLimits;
 }
 
 export interface StreamServer {
@@ -36,6 +39,7 @@ export function attachStreamServer(server: Server, options: StreamServerOptions)
   const queueLimit = options.queueLimit ?? 1000;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES });
   const connections = new Set<StreamConnection>();
+  const limits = new ConnectionLimits(options.limits ?? DEFAULT_STREAM_LIMITS);
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (request.url ?? '').split('?')[0]!.replace(/\/+$/, '');
@@ -43,10 +47,30 @@ export function attachStreamServer(server: Server, options: StreamServerOptions)
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
+    const address = request.socket.remoteAddress ?? '';
+    const refused = limits.admit(address);
+    if (refused !== undefined) {
+      const status = refused === 429 ? '429 Too Many Requests' : '503 Service Unavailable';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    // The place is given back once, when the socket closes, whether or not the upgrade completed.
+    let holder: object = {};
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      limits.leave(holder, address);
+    };
+    socket.once('close', leave);
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const connection = new StreamConnection(ws, hub, authorizer, queueLimit);
+      const connection = new StreamConnection(ws, hub, authorizer, queueLimit, (apiKeys) => limits.claimKeys(connection, apiKeys));
+      holder = connection;
       connections.add(connection);
-      ws.on('close', () => connections.delete(connection));
+      ws.on('close', () => {
+        connections.delete(connection);
+        leave();
+      });
     });
   };
   server.on('upgrade', onUpgrade);

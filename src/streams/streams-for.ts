@@ -11,6 +11,7 @@ export function streamsFor(core: Core, heartbeatMs?: number): Omit<StreamServerO
   return {
     hub,
     authorizer: new ChannelAuthorizer(core.apiKeys),
+    limits: core.config.streamLimits,
     ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
   };
 }
