@@ -51,7 +51,8 @@ export interface NotificationStore {
   writeGridCycles(sql: Sql, cycles: readonly GridCycles[], deliverAfter: (minute: Date) => Date): Promise<void>;
   /** Turns outbox rows due by `now` into one pending delivery per matching target. */
   fanOut(now: Date): Promise<void>;
-  due(now: Date, limit: number): Promise<DueDelivery[]>;
+  /** Claims up to `limit` deliveries due by `now` until `claimUntil` and answers them, oldest first. */
+  due(now: Date, limit: number, claimUntil: Date): Promise<DueDelivery[]>;
   delivered(delivery: DueDelivery, at: Date): Promise<void>;
   /** A failed attempt: `retryAt` null ends the delivery, and the target is marked failing. */
   attemptFailed(delivery: DueDelivery, error: string, retryAt: Date | null, at: Date): Promise<void>;

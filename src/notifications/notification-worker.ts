@@ -14,6 +14,8 @@ import { send, type SenderOptions } from './senders.ts';
 
 export const DEFAULT_RETRY_DELAYS_MS = [10_000, 30_000, 120_000, 600_000, 1_800_000];
 const DUE_BATCH = 100;
+/** Longer than a pass takes to send one target's deliveries (each gives up after 10 s). */
+const CLAIM_MS = 15_000;
 
 export interface WorkerLogger {
   info(object: object, message: string): void;
@@ -65,7 +67,7 @@ export class NotificationWorker {
     const now = this.options.now();
     await this.summarize(now);
     await this.store.fanOut(now);
-    const due = await this.store.due(now, DUE_BATCH);
+    const due = await this.store.due(now, DUE_BATCH, new Date(now.getTime() + CLAIM_MS));
     const byTarget = new Map<number, DueDelivery[]>();
     for (const delivery of due) {
       let list = byTarget.get(delivery.target.id);

@@ -150,19 +150,28 @@ export class SqlNotificationsRepository implements NotificationStore {
     );
   }
 
-  async due(now: Date, limit: number): Promise<DueDelivery[]> {
+  async due(now: Date, limit: number, claimUntil: Date): Promise<DueDelivery[]> {
+    // Claimed until `claimUntil`, so that servers sharing the database never send one delivery at
+    // once; a claim that a crash left behind runs out and the delivery is tried again.
     const rows = await this.sql.query<
       TargetRow & { outbox_id: string | number; attempts: number; event: string; payload: unknown; outbox_created_at: Date; bot: unknown }
     >(
-      `SELECT d.outbox_id, d.attempts, o.event, o.payload, o.created_at AS outbox_created_at,
+      `WITH claimed AS (
+         UPDATE notification_deliveries d SET next_attempt_at = $3
+         FROM (SELECT x.outbox_id, x.target_id FROM notification_deliveries x
+               JOIN notification_targets t ON t.id = x.target_id AND t.enabled
+               WHERE x.status = 'pending' AND x.next_attempt_at <= $1
+               ORDER BY x.outbox_id LIMIT $2 FOR UPDATE OF x SKIP LOCKED) due
+         WHERE d.outbox_id = due.outbox_id AND d.target_id = due.target_id
+         RETURNING d.outbox_id, d.target_id, d.attempts)
+       SELECT d.outbox_id, d.attempts, o.event, o.payload, o.created_at AS outbox_created_at,
          CASE WHEN o.event = 'grid_cycles_completed' THEN (SELECT jsonb_build_object('bot_name', b.config->>'name',
            'pair', b.config->>'pair', 'quote', b.config->>'quote') FROM (SELECT a.state::jsonb #> '{v,config}' AS config
            FROM automations a WHERE a.id = (o.payload->>'bot_id')::bigint) b) END AS bot,
          ${TARGET_COLUMNS.split(',').map((column) => `t.${column.trim()}`).join(', ')}
-       FROM notification_deliveries d JOIN notification_outbox o ON o.id = d.outbox_id JOIN notification_targets t ON t.id = d.target_id
-       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND t.enabled
-       ORDER BY d.outbox_id LIMIT $2`,
-      [now, limit],
+       FROM claimed d JOIN notification_outbox o ON o.id = d.outbox_id JOIN notification_targets t ON t.id = d.target_id
+       ORDER BY d.outbox_id`,
+      [now, limit, claimUntil],
     );
     return rows.map((row) => ({
       notification: {

@@ -91,7 +91,8 @@ describe('a server killed between a notification’s commit and its delivery', {
 
     receiver.answer = () => ({ status: 200 });
     server = await processes.serve(env);
-    const deliveries = await receiver.waitFor((request) => request.path === '/hook', 2);
+    // The dead server's claim on the delivery runs out first (15 s).
+    const deliveries = await receiver.waitFor((request) => request.path === '/hook', 2, 90_000);
     assert.equal(deliveries[1]!.headers['x-tradeloop-delivery'], deliveryId);
     assert.equal(deliveries[1]!.body, held!.body);
     const shown = await new Client(server.port, { apiKey: created.body.api_key, secret: created.body.secret }).call('GET', `/ext/notifications/${target.body.id}`);
