@@ -144,9 +144,16 @@ describe('webhooks', () => {
     hooks.answer = (request) => (request.path === '/broken' ? { status: 503, body: { down: true } } : { status: 200 });
     try {
       const botId = await dealBot(user, accountId);
-      // Retries wait on the worker's clock, the server's one clock.
+      // Retries wait on the worker's clock, the server's one clock: it moves on once each failed
+      // attempt is stored, so the retry falls due.
+      const attemptsStored = async () => {
+        const rows = await t.core.db.query<{ attempts: number }>('SELECT attempts FROM notification_deliveries WHERE target_id = $1', [created.body.id]);
+        return rows[0]?.attempts ?? 0;
+      };
       for (let attempt = 1; attempt <= 3; attempt += 1) {
         await hooks.waitFor(at('/broken'), attempt);
+        const until = Date.now() + 30_000;
+        while ((await attemptsStored()) < attempt && Date.now() < until);
         nowMs += 1000;
       }
       let target: Record<string, any> = {};
