@@ -1,0 +1,93 @@
+/**
+ * Kills the real server with SIGKILL right after it answered a TradingView signal 200 (the signal
+ * waits out its delay_seconds of 20 s), then starts it again on the same data directory: the signal's
+ * deal is started, and only one.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { signPayload, type Credentials } from '../support/signing.ts';
+import { TradeloopProcesses } from '../support/tradeloop-process.ts';
+import { botBody } from '../scenarios/dca-support.ts';
+
+function client(port: number, credentials: Credentials & { apiKey: string }) {
+  return async (method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const pathWithQuery = `/public/api${route}`;
+    const text = body === undefined ? '' : JSON.stringify(body);
+    const response = await fetch(`http://127.0.0.1:${port}${pathWithQuery}`, {
+      method,
+      headers: {
+        APIKEY: credentials.apiKey,
+        Signature: signPayload(credentials, pathWithQuery + text),
+        'Forced-Mode': 'paper',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: text }),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+}
+
+describe('a server killed after answering a TradingView signal', { concurrency: 1, timeout: 300_000 }, () => {
+  const processes = new TradeloopProcesses();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-signal-crash-'));
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    PAPER_FEED: 'manual',
+    PAPER_SLIPPAGE_BPS: '0',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: '0',
+    TRADELOOP_MASTER_KEY: randomBytes(32).toString('hex'),
+  };
+
+  after(() => {
+    processes.killAll();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs the signal once after the restart', async () => {
+    let server = await processes.serve(env);
+    const key = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin-key.json'), 'utf8'));
+    const admin = client(server.port, { apiKey: key.api_key, secret: key.secret });
+    assert.equal((await admin('POST', '/ext/users', { name: 'trader' })).status, 201);
+    const created = await admin('POST', '/ext/api_keys', { user: 'trader', name: 'bots', permissions: 'BOTS_READ,BOTS_WRITE,ACCOUNTS_READ' });
+    const trader = { apiKey: created.body.api_key as string, secret: created.body.secret as string };
+    let call = client(server.port, trader);
+    assert.equal((await admin('POST', '/ext/paper/ticks', { market_code: 'paper_trading', ticks: [{ pair: 'USDT_ETH', price: '100' }] })).status, 200);
+    const accountId = (await call('GET', '/ver1/accounts')).body[0].id;
+    const bot = await call('POST', '/ver1/bots/create_bot', botBody(accountId, { strategy_list: [{ strategy: 'tv_custom_signal' }], max_active_deals: 3 }));
+    assert.equal(bot.status, 201, JSON.stringify(bot.body));
+    assert.equal((await call('POST', `/ver1/bots/${bot.body.id}/enable`, {})).status, 201);
+
+    const answer = await fetch(`http://127.0.0.1:${server.port}/trade_signal/trading_view`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ message_type: 'bot', bot_id: bot.body.id, email_token: bot.body.email_token, delay_seconds: 20, pair: 'USDT_ETH' }),
+    });
+    assert.equal(answer.status, 200);
+    assert.equal(((await answer.json()) as { status: string }).status, 'pending');
+    await server.stop('SIGKILL');
+
+    server = await processes.serve(env);
+    call = client(server.port, trader);
+    // The manual feed starts without prices; the market is back before the delay ends.
+    const restartedAdmin = client(server.port, { apiKey: key.api_key, secret: key.secret });
+    assert.equal((await restartedAdmin('POST', '/ext/paper/ticks', { market_code: 'paper_trading', ticks: [{ pair: 'USDT_ETH', price: '100' }] })).status, 200);
+    const until = Date.now() + 60_000;
+    let events: string[] = [];
+    while (!events.some((message) => message.startsWith('TradingView signal')) && Date.now() < until) {
+      const shown = await call('GET', `/ver1/bots/${bot.body.id}/show?include_events=true`);
+      events = shown.body.bot_events.map((event: { message: string }) => event.message);
+    }
+    const outcomes = events.filter((message) => message.startsWith('TradingView signal'));
+    assert.equal(outcomes.length, 1, events.join('\n'));
+    assert.match(outcomes[0]!, /^TradingView signal done: deal \d+ started on USDT_ETH$/);
+    const deals = await call('GET', `/ver1/deals?bot_id=${bot.body.id}`);
+    assert.equal(deals.body.length, 1, JSON.stringify(deals.body));
+    assert.equal(await server.stop('SIGTERM'), 0);
+  });
+});
