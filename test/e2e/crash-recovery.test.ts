@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { dec, ZERO, type Decimal } from '../../src/shared/decimal.ts';
 import { openPglite } from '../../src/store/pglite-database.ts';
-import { signPayload, type Credentials } from '../support/signing.ts';
+import { ProcessClient, type ProcessKey } from '../support/process-client.ts';
 import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
 
 const STARTING = { USDT: '10000', BTC: '0.1', ETH: '2' } as const;
@@ -25,29 +25,6 @@ function pricePath(count: number): Array<{ pair: string; price: string }> {
       ? { pair: 'USDT_BTC', price: (60000 + Math.round(swing * 5600)).toFixed(2) }
       : { pair: 'USDT_ETH', price: (3000 + Math.round(swing * 180)).toFixed(2) };
   });
-}
-
-class Client {
-  constructor(
-    private readonly port: number,
-    private readonly credentials: Credentials & { apiKey: string },
-  ) {}
-
-  async call(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const pathWithQuery = `/public/api${route}`;
-    const text = body === undefined ? '' : JSON.stringify(body);
-    const response = await fetch(`http://127.0.0.1:${this.port}${pathWithQuery}`, {
-      method,
-      headers: {
-        APIKEY: this.credentials.apiKey,
-        Signature: signPayload(this.credentials, pathWithQuery + text),
-        'Forced-Mode': 'paper',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: text }),
-    });
-    return { status: response.status, body: await response.json() };
-  }
 }
 
 describe('a server killed with SIGKILL while bots trade', { concurrency: 1, timeout: 300_000 }, () => {
@@ -63,15 +40,15 @@ describe('a server killed with SIGKILL while bots trade', { concurrency: 1, time
   };
   const path_ = pricePath(240);
   let server: RunningServer;
-  let admin: Client;
-  let trader: Credentials & { apiKey: string };
+  let admin: ProcessClient;
+  let trader: ProcessKey;
   let accountId: number;
   const botIds: number[] = [];
 
   const connect = (running: RunningServer) => {
     const key = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin-key.json'), 'utf8'));
-    admin = new Client(running.port, { apiKey: key.api_key, secret: key.secret });
-    return new Client(running.port, trader);
+    admin = new ProcessClient(running.port, { apiKey: key.api_key, secret: key.secret });
+    return new ProcessClient(running.port, trader);
   };
   const tick = (ticks: Array<{ pair: string; price: string }>) => admin.call('POST', '/ext/paper/ticks', { market_code: 'paper_trading', ticks });
 

@@ -12,32 +12,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openPglite } from '../../src/store/pglite-database.ts';
 import { LoopbackReceiver } from '../support/loopback-receiver.ts';
-import { signPayload, type Credentials } from '../support/signing.ts';
+import { ProcessClient } from '../support/process-client.ts';
 import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
 import { botBody } from '../scenarios/dca-support.ts';
-
-class Client {
-  constructor(
-    private readonly port: number,
-    private readonly credentials: Credentials & { apiKey: string },
-  ) {}
-
-  async call(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const pathWithQuery = `/public/api${route}`;
-    const text = body === undefined ? '' : JSON.stringify(body);
-    const response = await fetch(`http://127.0.0.1:${this.port}${pathWithQuery}`, {
-      method,
-      headers: {
-        APIKEY: this.credentials.apiKey,
-        Signature: signPayload(this.credentials, pathWithQuery + text),
-        'Forced-Mode': 'paper',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: text }),
-    });
-    return { status: response.status, body: await response.json() };
-  }
-}
 
 describe('a server killed between a notification’s commit and its delivery', { concurrency: 1, timeout: 300_000 }, () => {
   const processes = new TradeloopProcesses();
@@ -68,11 +45,11 @@ describe('a server killed between a notification’s commit and its delivery', {
   it('delivers it once after the restart', async () => {
     server = await processes.serve(env);
     const key = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin-key.json'), 'utf8'));
-    const admin = new Client(server.port, { apiKey: key.api_key, secret: key.secret });
+    const admin = new ProcessClient(server.port, { apiKey: key.api_key, secret: key.secret });
     assert.equal((await admin.call('POST', '/ext/users', { name: 'trader' })).status, 201);
     const created = await admin.call('POST', '/ext/api_keys', { user: 'trader', name: 'bots', permissions: 'BOTS_READ,BOTS_WRITE,ACCOUNTS_READ' });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    const trader = new Client(server.port, { apiKey: created.body.api_key, secret: created.body.secret });
+    const trader = new ProcessClient(server.port, { apiKey: created.body.api_key, secret: created.body.secret });
     const target = await trader.call('POST', '/ext/notifications', {
       type: 'webhook', url: `${receiverUrl}/hook`, secret: 'the receiver’s shared secret', events: ['deal_opened'],
     });
@@ -95,7 +72,7 @@ describe('a server killed between a notification’s commit and its delivery', {
     const deliveries = await receiver.waitFor((request) => request.path === '/hook', 2, 90_000);
     assert.equal(deliveries[1]!.headers['x-tradeloop-delivery'], deliveryId);
     assert.equal(deliveries[1]!.body, held!.body);
-    const shown = await new Client(server.port, { apiKey: created.body.api_key, secret: created.body.secret }).call('GET', `/ext/notifications/${target.body.id}`);
+    const shown = await new ProcessClient(server.port, { apiKey: created.body.api_key, secret: created.body.secret }).call('GET', `/ext/notifications/${target.body.id}`);
     assert.equal(shown.body.status, 'active');
     assert.equal(await server.stop('SIGTERM'), 0);
 

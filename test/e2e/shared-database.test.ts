@@ -11,29 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { signPayload, type Credentials } from '../support/signing.ts';
+import { callProcess as call, type ProcessKey as Key } from '../support/process-client.ts';
 import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
 
 const postgresUrl = process.env.DATABASE_URL;
 const skip = postgresUrl === undefined ? 'several servers share a PostgreSQL database: set DATABASE_URL to run these tests' : false;
-
-type Key = Credentials & { apiKey: string };
-
-async function call(port: number, key: Key, method: string, route: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }> {
-  const pathWithQuery = `/public/api${route}`;
-  const text = body === undefined ? '' : JSON.stringify(body);
-  const response = await fetch(`http://127.0.0.1:${port}${pathWithQuery}`, {
-    method,
-    headers: {
-      APIKEY: key.apiKey,
-      Signature: signPayload(key, pathWithQuery + text),
-      'Forced-Mode': 'paper',
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: text }),
-  });
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
   const end = Date.now() + deadlineMs;

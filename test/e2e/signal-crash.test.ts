@@ -9,27 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { signPayload, type Credentials } from '../support/signing.ts';
+import { callProcess, type ProcessKey } from '../support/process-client.ts';
 import { TradeloopProcesses } from '../support/tradeloop-process.ts';
 import { botBody } from '../scenarios/dca-support.ts';
 
-function client(port: number, credentials: Credentials & { apiKey: string }) {
-  return async (method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> => {
-    const pathWithQuery = `/public/api${route}`;
-    const text = body === undefined ? '' : JSON.stringify(body);
-    const response = await fetch(`http://127.0.0.1:${port}${pathWithQuery}`, {
-      method,
-      headers: {
-        APIKEY: credentials.apiKey,
-        Signature: signPayload(credentials, pathWithQuery + text),
-        'Forced-Mode': 'paper',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: text }),
-    });
-    return { status: response.status, body: await response.json() };
-  };
-}
+const client = (port: number, key: ProcessKey) => (method: string, route: string, body?: unknown) => callProcess(port, key, method, route, body);
 
 describe('a server killed after answering a TradingView signal', { concurrency: 1, timeout: 300_000 }, () => {
   const processes = new TradeloopProcesses();
