@@ -6,7 +6,8 @@ import type { Account, CurrencyRates } from '../api/types.ts';
 import { useApp } from '../app-context.ts';
 import { currencyRates, PAPER } from './candles.ts';
 
-export function useMarketChoices(accountId: string, pair: string) {
+/** `chooseAccount` is told the first account while none is chosen, so a new form starts on it. */
+export function useMarketChoices(accountId: string, pair: string, chooseAccount?: (id: string) => void) {
   const { client } = useApp();
   const [accounts, setAccounts] = useState<Account[]>([]);
   const [pairs, setPairs] = useState<string[]>([]);
@@ -22,6 +23,10 @@ export function useMarketChoices(accountId: string, pair: string) {
 
   const account = accounts.find((candidate) => String(candidate.id) === accountId) ?? accounts[0];
   const marketCode = account?.market_code ?? PAPER;
+
+  useEffect(() => {
+    if (chooseAccount && account && accountId === '') chooseAccount(String(account.id));
+  }, [account]);
 
   useEffect(() => {
     publicGet<string[]>('/ver1/accounts/market_pairs', { market_code: marketCode })

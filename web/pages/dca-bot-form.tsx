@@ -1,5 +1,4 @@
 /** Create a DCA bot on one pair; it starts disabled, as the API creates it, and is enabled from its page. */
-import { useEffect } from 'preact/hooks';
 import type { DcaBot } from '../api/types.ts';
 import { useApp } from '../app-context.ts';
 import { Field, OtherFieldErrors } from '../components/form-field.tsx';
@@ -46,10 +45,9 @@ export function DcaBotForm() {
   const { client } = useApp();
   const form = useForm<Values>(INITIAL);
   const { values, set } = form;
-  const choices = useMarketChoices(values.account_id, values.pairs);
-  useEffect(() => {
-    if (choices.account && values.account_id === '') form.setValues((previous) => ({ ...previous, account_id: String(choices.account!.id) }));
-  }, [choices.account]);
+  const choices = useMarketChoices(values.account_id, values.pairs, (accountId) =>
+    form.setValues((previous) => ({ ...previous, account_id: accountId })),
+  );
   const errors = form.error?.fields;
   const { quote } = pairParts(values.pairs);
   const save = form.submit(async () => {

@@ -49,13 +49,15 @@ const SHOWN_FIELDS = Object.keys(EMPTY).concat(['lower_stop_loss_enabled', 'uppe
 export function GridBotForm({ id }: { id?: number }) {
   const { client } = useApp();
   const { values, setValues, set, submit, error: submitError, busy } = useForm<FormValues>(EMPTY);
-  const { accounts, account, marketCode, pairChoices, rates, error: choicesError } = useMarketChoices(values.account_id, values.pair);
+  const chooseAccount = (accountId: string) => setValues((previous) => ({ ...previous, account_id: accountId }));
+  // An edited bot keeps its own account, loaded below.
+  const { accounts, marketCode, pairChoices, rates, error: choicesError } = useMarketChoices(
+    values.account_id,
+    values.pair,
+    id === undefined ? chooseAccount : undefined,
+  );
   const [candles, setCandles] = useState<Candle[]>([]);
   const [loadError, setLoadError] = useState<ApiError>();
-
-  useEffect(() => {
-    if (id === undefined && account && values.account_id === '') setValues((previous) => ({ ...previous, account_id: String(account.id) }));
-  }, [account]);
 
   useEffect(() => {
     if (id === undefined) return;

@@ -1,5 +1,4 @@
 /** Create a SmartTrade: an entry at market or limit, one take-profit target and a stop loss that may trail. */
-import { useEffect } from 'preact/hooks';
 import type { SmartTrade } from '../api/types.ts';
 import { useApp } from '../app-context.ts';
 import { Field, OtherFieldErrors } from '../components/form-field.tsx';
@@ -48,10 +47,9 @@ export function SmartTradeForm() {
   const { client } = useApp();
   const form = useForm<Values>(INITIAL);
   const { values, set } = form;
-  const choices = useMarketChoices(values.account_id, values.pair);
-  useEffect(() => {
-    if (choices.account && values.account_id === '') form.setValues((previous) => ({ ...previous, account_id: String(choices.account!.id) }));
-  }, [choices.account]);
+  const choices = useMarketChoices(values.account_id, values.pair, (accountId) =>
+    form.setValues((previous) => ({ ...previous, account_id: accountId })),
+  );
   const errors = form.error?.fields;
   const { base, quote } = pairParts(values.pair);
   const save = form.submit(async () => {
