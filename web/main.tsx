@@ -24,16 +24,22 @@ function App() {
     saveSession(next);
     setSession(next);
   };
+  // Pages reload as new when their client changes, so a new refresh choice keeps the client.
+  const client = useMemo(
+    () => session && new ApiClient(session),
+    [session?.apiKey, session?.secret, session?.scheme, session?.permissions, session?.mode, session?.clockOffset],
+  );
   const state = useMemo<AppState | undefined>(
     () =>
-      session && {
+      session &&
+      client && {
         session,
-        client: new ApiClient(session),
+        client,
         setMode: (mode: Mode) => update({ ...session, mode }),
         setRefresh: (refreshMs: number) => update({ ...session, refreshMs }),
         signOut: () => update(undefined),
       },
-    [session],
+    [session, client],
   );
   if (!state) return <SignInPage onSignedIn={update} />;
   return (

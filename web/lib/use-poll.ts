@@ -40,17 +40,20 @@ export function usePoll<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
     }
   }, []);
 
+  // New deps mean other data: forget what was shown and load it.
   useEffect(() => {
     setState({ data: undefined, error: undefined, loadedAt: undefined, loading: true });
     void reload();
+    return () => running.current?.abort();
+  }, deps);
+
+  // A new refresh choice only changes the pace; what is shown stays until the next load.
+  useEffect(() => {
     const timer = setInterval(() => {
       if (document.visibilityState === 'visible') void reload();
     }, intervalMs);
-    return () => {
-      clearInterval(timer);
-      running.current?.abort();
-    };
-  }, [...deps, intervalMs]);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
 
   return { ...state, reload };
 }
