@@ -1,9 +1,9 @@
 /**
- * The order test files start in. The runner keeps a fixed number of files running at once and
- * starts them in the order given, so a long file started last makes the whole run wait for it
- * alone: the slowest files go first. Durations come from the last run (written by
- * test-summary.mjs); without one, the end-to-end and browser files, which run whole servers,
- * are taken as the slowest.
+ * The order test files start in, and the processes they share. The runner keeps a fixed number
+ * of processes running at once and starts them in the order given, so a long one started last
+ * makes the whole run wait for it alone: the slowest go first. Durations come from the last run
+ * (written by test-summary.mjs); without one, the end-to-end and browser files, which run whole
+ * servers, are taken as the slowest.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,14 +17,32 @@ const GUESSED_SECONDS = [
 ];
 
 export function slowestFirst(files, known = lastDurations()) {
-  const seconds = (file) => {
-    const name = path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/');
-    return known[name] ?? GUESSED_SECONDS.find(([pattern]) => pattern.test(name))[1];
-  };
-  return files
-    .map((file) => ({ file, seconds: seconds(file) }))
+  return withSeconds(files, known)
     .sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file))
     .map(({ file }) => file);
+}
+
+/**
+ * The files in `count` groups of about equal expected duration (longest first into the group
+ * with the least so far), the longest group first. Each group runs in one process: starting a
+ * process and loading the server's modules once per group rather than per file saves about a
+ * second of CPU for every file.
+ */
+export function inGroups(files, count, known = lastDurations()) {
+  const groups = Array.from({ length: Math.min(count, files.length) }, () => ({ files: [], seconds: 0 }));
+  for (const { file, seconds } of withSeconds(slowestFirst(files, known), known)) {
+    const lightest = groups.reduce((best, group) => (group.seconds < best.seconds ? group : best));
+    lightest.files.push(file);
+    lightest.seconds += seconds;
+  }
+  return groups.sort((a, b) => b.seconds - a.seconds).map((group) => group.files);
+}
+
+function withSeconds(files, known) {
+  return files.map((file) => {
+    const name = path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/');
+    return { file, seconds: known[name] ?? GUESSED_SECONDS.find(([pattern]) => pattern.test(name))[1] };
+  });
 }
 
 function lastDurations() {

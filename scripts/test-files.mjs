@@ -1,6 +1,7 @@
 // Runs the given test files with Node's runner, starting them in the order given (`node --test`
 // sorts its files by name), with the spec reporter for the run and test-summary.mjs to close it.
-// Started by run-tests.mjs with the flags test processes need (--import tsx); they pass them on.
+// Started by run-tests.mjs with its group files and the flags test processes need; they pass
+// them on.
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { run } from 'node:test';

@@ -3,6 +3,9 @@
  * cancelled test by file and name (the spec reporter shows them far up, among a thousand passes),
  * the slowest test files, and one "N passed, N failed, N skipped" line. A file that failed outside
  * any test (an import error, a hook, an exit code) is named too, so a run never fails unexplained.
+ *
+ * run-tests.mjs runs groups of files, one process each: a group file holds one suite per test
+ * file, named by its path, so a test file is a suite at the top of its group.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,21 +17,24 @@ export default async function* testSummary(source) {
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const problems = [];
   const fileSeconds = new Map();
+  // The test file each process (group) was running last, to name it when the process fails.
+  const runningFile = new Map();
   for await (const event of source) {
     const data = event.data;
-    const isFile = data?.file !== undefined && data.name === data.file;
-    if (event.type === 'test:complete' && isFile) {
-      fileSeconds.set(relative(data.file), data.details.duration_ms / 1000);
-    }
-    if (event.type === 'test:pass' && !isFile && data.details.type !== 'suite') {
+    const isProcess = data?.file !== undefined && data.name === data.file;
+    const isFile = !isProcess && data?.nesting === 0 && data.details?.type === 'suite';
+    if (event.type === 'test:start' && data.nesting === 0 && !isProcess) runningFile.set(data.file, data.name);
+    if (event.type === 'test:complete' && isFile) fileSeconds.set(data.name, data.details.duration_ms / 1000);
+    if (event.type === 'test:pass' && !isProcess && data.details.type !== 'suite') {
       if (data.skip !== undefined || data.todo !== undefined) counts.skipped++;
       else counts.passed++;
     }
     if (event.type === 'test:fail') {
-      if (!isFile && data.details.type !== 'suite') counts.failed++;
+      if (!isProcess && data.details.type !== 'suite') counts.failed++;
       // A suite that failed only because tests inside it did adds nothing; a failed hook does.
       if (data.details.error?.failureType === 'subtestsFailed') continue;
-      problems.push(describeFailure(data, isFile));
+      const where = isProcess ? `${runningFile.get(data.file) ?? relative(data.file)} (its process)` : isFile ? `${data.name} (the file itself)` : `${relative(data.file ?? '')} › ${data.name}`;
+      problems.push(describeFailure(data, where));
     }
   }
   yield* summary(counts, problems, fileSeconds);
@@ -40,7 +46,7 @@ function rememberDurations(fileSeconds) {
   try {
     const known = fs.existsSync(DURATIONS_FILE) ? JSON.parse(fs.readFileSync(DURATIONS_FILE, 'utf8')) : {};
     for (const [file, seconds] of fileSeconds) {
-      if (!file.startsWith('..') && !path.isAbsolute(file)) known[file.split(path.sep).join('/')] = Math.round(seconds * 10) / 10;
+      if (!file.startsWith('..') && !path.isAbsolute(file)) known[file] = Math.round(seconds * 10) / 10;
     }
     fs.mkdirSync(path.dirname(DURATIONS_FILE), { recursive: true });
     const partial = `${DURATIONS_FILE}.${process.pid}`;
@@ -51,17 +57,16 @@ function rememberDurations(fileSeconds) {
   }
 }
 
-function describeFailure(data, isFile) {
+function describeFailure(data, where) {
   const error = data.details.error;
   const kind = { cancelledByParent: 'cancelled', testTimeoutFailure: 'timed out', hookFailed: 'hook failed' }[error?.failureType] ?? 'failed';
   const cause = error?.cause ?? error;
   const message = String(cause?.message ?? cause ?? '').split('\n')[0].slice(0, 200);
-  const file = relative(data.file ?? '');
-  return `${kind}: ${file} ${isFile ? '(the file itself)' : `› ${data.name}`}${message ? `\n      ${message}` : ''}`;
+  return `${kind}: ${where}${message ? `\n      ${message}` : ''}`;
 }
 
 function* summary(counts, problems, fileSeconds) {
-  yield '\n== Slowest test files (seconds, each in its own process)\n';
+  yield '\n== Slowest test files (seconds)\n';
   const slowest = [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN);
   for (const [file, seconds] of slowest) yield `  ${seconds.toFixed(1).padStart(6)}  ${file}\n`;
   if (problems.length > 0) {

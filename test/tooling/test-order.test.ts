@@ -6,15 +6,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 // @ts-expect-error: a plain script of the runner, without type declarations
-import { slowestFirst } from '../../scripts/test-durations.mjs';
+import { inGroups, slowestFirst } from '../../scripts/test-durations.mjs';
 
 const order = slowestFirst as (files: string[], known?: Record<string, number>) => string[];
+const groups = inGroups as (files: string[], count: number, known?: Record<string, number>) => string[][];
 
 describe('the order test files start in', () => {
   it('is slowest first by the last run, guessing end-to-end files slow and unit files quick', () => {
     const files = ['src/a.test.ts', 'test/http/y.test.ts', 'src/b.test.ts', 'test/e2e/x.test.ts', 'test/http/z.test.ts'];
     const known = { 'src/b.test.ts': 30, 'test/http/y.test.ts': 2 };
     assert.deepEqual(order(files, known), ['test/e2e/x.test.ts', 'src/b.test.ts', 'test/http/z.test.ts', 'test/http/y.test.ts', 'src/a.test.ts']);
+  });
+
+  it('forms groups of about equal length, the longest group first', () => {
+    const known = { 'test/e2e/a.test.ts': 40, 'test/http/b.test.ts': 30, 'src/c.test.ts': 20, 'src/d.test.ts': 15, 'src/e.test.ts': 10, 'src/f.test.ts': 5 };
+    assert.deepEqual(groups(Object.keys(known).reverse(), 3, known), [
+      ['test/e2e/a.test.ts'],
+      ['test/http/b.test.ts', 'src/e.test.ts'],
+      ['src/c.test.ts', 'src/d.test.ts', 'src/f.test.ts'],
+    ]);
+    assert.deepEqual(groups(['src/c.test.ts'], 8, known), [['src/c.test.ts']]);
   });
 
   describe('a run', () => {
