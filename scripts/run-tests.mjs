@@ -40,14 +40,17 @@ const RUN_TIMEOUT_MS = 20 * 60 * 1000;
 // TEST_GROUPS=1000 runs each file in a process of its own, as `node --test` would.
 const groupCount = Number(process.env.TEST_GROUPS) || concurrency * 4;
 
+const GROUP_END_EVENT = 'tradeloop:test-group-end';
 const groupsDir = fs.mkdtempSync(path.join(root, '.cache', 'test-groups-'));
 process.on('exit', () => fs.rmSync(groupsDir, { recursive: true, force: true }));
 const groupFiles = inGroups(files, groupCount).map((group, index) => {
   const file = path.join(groupsDir, `group-${index + 1}.mjs`);
-  const suites = group.map((source) => {
+  const suites = group.map((source, index) => {
     const name = path.relative(root, path.resolve(source)).split(path.sep).join('/');
     const url = pathToFileURL(compiledPath(outDir, source, root)).href;
-    return `describe(${JSON.stringify(name)}, async () => {\n  await import(${JSON.stringify(url)});\n});\n`;
+    // After the last file's own hooks: what the files shared can be let go (test/support/database.ts).
+    const end = index === group.length - 1 ? `  after(() => process.emit(${JSON.stringify(GROUP_END_EVENT)}));\n` : '';
+    return `describe(${JSON.stringify(name)}, async () => {\n  await import(${JSON.stringify(url)});\n${end}});\n`;
   });
   // Alone, a file's process waits for a test's timeout even when nothing else keeps it alive.
   const keepAlive = `const alive = setInterval(() => {}, 1 << 30);\nafter(() => clearInterval(alive));\n`;
@@ -62,7 +65,7 @@ const result = spawnSync(
     '--liftoff-only', '--enable-source-maps',
     path.join(import.meta.dirname, 'test-files.mjs'), String(concurrency), String(TEST_TIMEOUT_MS), ...groupFiles,
   ],
-  { stdio: 'inherit', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' },
+  { stdio: 'inherit', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL', env: { ...process.env, TRADELOOP_TEST_GROUP_END: GROUP_END_EVENT } },
 );
 if (result.error) console.error(`The test run was stopped: ${result.error.message}`);
 process.exitCode = result.status ?? 1;
