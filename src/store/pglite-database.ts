@@ -29,26 +29,44 @@ function ownerOnly(directory: string): void {
   }
 }
 
+/**
+ * PGlite runs in this thread and answers through promises alone, so a chain of statements (an
+ * engine catching up on a burst of fills) would never give timers and sockets a turn: HTTP
+ * replies and heartbeats would wait until it ends. A statement started after this long without
+ * one first lets the event loop turn.
+ */
+const TURN_EVERY_MS = 10;
+
 class PgliteDatabase implements Database {
   readonly kind = 'pglite';
+  private lastTurn = performance.now();
 
   constructor(readonly db: PGlite) {}
 
   async query<Row extends object>(text: string, params: unknown[] = []): Promise<Row[]> {
+    await this.turn();
     return named(text, async () => (await this.db.query<Row>(text, params)).rows);
   }
 
   async exec(text: string): Promise<void> {
+    await this.turn();
     await this.db.exec(text);
   }
 
-  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    await this.turn();
     return this.db.transaction((tx) =>
       work({
         query: <Row extends object>(text: string, params: unknown[] = []) =>
           named(text, async () => (await tx.query<Row>(text, params)).rows),
       }),
     );
+  }
+
+  private async turn(): Promise<void> {
+    if (performance.now() - this.lastTurn < TURN_EVERY_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.lastTurn = performance.now();
   }
 
   async dump(): Promise<Blob> {
