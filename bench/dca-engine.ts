@@ -61,7 +61,7 @@ async function run(): Promise<BenchOutcome> {
     recordWriters: { [dcaBotKind.name]: writeDcaRecords },
     setup: async (world) => {
       const started = Date.now();
-      created = await createBots(world);
+      created = await createDcaBots(world);
       setupMs = Date.now() - started;
       const bots = await world.engine.list(dcaBotKind, { userId: world.userId });
       const laddered = bots.filter((bot) =>
@@ -96,7 +96,8 @@ async function run(): Promise<BenchOutcome> {
   return { failures };
 }
 
-async function createBots(world: World): Promise<number> {
+/** `volumes`: each pair's base and safety order volume in its quote currency, for other price levels. */
+export async function createDcaBots(world: World, volumes: Record<string, string> = ORDER_VOLUME): Promise<number> {
   // As the service does: the bot gets the user's pairs blacklist (empty here) and a url secret.
   const blacklist = await new SqlDcaRepository(world.db).blacklist(world.userId);
   let created = 0;
@@ -107,7 +108,7 @@ async function createBots(world: World): Promise<number> {
         userId: world.userId,
         accountId,
         urlSecret: randomBytes(12).toString('hex'),
-        config: botConfig(market, index),
+        config: botConfig(market, index, volumes[market.pair]!),
         blacklist,
       });
       await world.engine.create(dcaBotKind, { userId: world.userId, accountId, state }, { type: 'enable' });
@@ -117,16 +118,16 @@ async function createBots(world: World): Promise<number> {
   return created;
 }
 
-function botConfig(market: Market, index: number) {
+function botConfig(market: Market, index: number, volume: string) {
   const spread = (from: number, to: number) => (from + ((to - from) * index) / (BOTS_PER_PAIR - 1)).toFixed(2);
   const params: BotParams = {
     name: `bench ${market.pair} ${index}`,
     pairs: [market.pair],
     max_active_deals: 1,
     strategy: 'long',
-    base_order_volume: ORDER_VOLUME[market.pair]!,
+    base_order_volume: volume,
     base_order_volume_type: 'quote_currency',
-    safety_order_volume: ORDER_VOLUME[market.pair]!,
+    safety_order_volume: volume,
     safety_order_volume_type: 'quote_currency',
     start_order_type: 'market',
     strategy_list: [{ strategy: 'nonstop', options: {} }],

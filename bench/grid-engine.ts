@@ -115,7 +115,11 @@ async function runInMemory(batches: MarketTick[][]): Promise<string[]> {
   return failures;
 }
 
-export async function createBots(world: Pick<World, 'engine' | 'userId' | 'prices' | 'openAccount'>): Promise<number> {
+/** `quantities`: each pair's quantity per grid line in its quote currency, for other price levels. */
+export async function createBots(
+  world: Pick<World, 'engine' | 'userId' | 'prices' | 'openAccount'>,
+  quantities: Record<string, string> = QUANTITY_PER_GRID,
+): Promise<number> {
   let created = 0;
   for (const market of PAPER_MARKETS) {
     const price = world.prices.get(market.pair)!;
@@ -130,7 +134,7 @@ export async function createBots(world: Pick<World, 'engine' | 'userId' | 'price
           lower_price: lower.toFixed(),
           upper_price: upper.toFixed(),
           grids_quantity: LINES,
-          quantity_per_grid: QUANTITY_PER_GRID[market.pair]!,
+          quantity_per_grid: quantities[market.pair]!,
           order_currency_type: 'quote',
         },
         pair,

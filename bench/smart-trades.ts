@@ -33,7 +33,7 @@ import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.t
 import { describeResult, replay, tradeBatches, type World } from './support/engine-replay.ts';
 
 const TRADES_PER_ACCOUNT = 10;
-const TRADES = scaled(10_000, TRADES_PER_ACCOUNT * 4);
+export const TRADES = scaled(10_000, TRADES_PER_ACCOUNT * 4);
 /**
  * Position sizes of about 20 USDT (about 0.02 BTC on BTC_ETH, whose price level is its own), so that a
  * short's take profit at half the price still meets the 5 USDT minimum.
@@ -79,7 +79,7 @@ async function run(): Promise<BenchOutcome> {
   return { failures };
 }
 
-async function createTrades(world: World): Promise<void> {
+export async function createTrades(world: World): Promise<void> {
   let accountId = 0;
   for (let index = 0; index < TRADES; index += 1) {
     if (index % TRADES_PER_ACCOUNT === 0) accountId = await world.openAccount(BALANCES);

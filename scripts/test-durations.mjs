@@ -31,11 +31,16 @@ export function slowestFirst(files, known = lastDurations()) {
 export function inGroups(files, count, known = lastDurations()) {
   const groups = Array.from({ length: Math.min(count, files.length) }, () => ({ files: [], seconds: 0 }));
   for (const { file, seconds } of withSeconds(slowestFirst(files, known), known)) {
-    const lightest = groups.reduce((best, group) => (group.seconds < best.seconds ? group : best));
+    // Files of no measurable duration still spread: fewer files breaks a tie.
+    const lighter = (a, b) => a.seconds < b.seconds || (a.seconds === b.seconds && a.files.length < b.files.length);
+    const lightest = groups.reduce((best, group) => (lighter(group, best) ? group : best));
     lightest.files.push(file);
     lightest.seconds += seconds;
   }
-  return groups.sort((a, b) => b.seconds - a.seconds).map((group) => group.files);
+  return groups
+    .filter((group) => group.files.length > 0)
+    .sort((a, b) => b.seconds - a.seconds)
+    .map((group) => group.files);
 }
 
 function withSeconds(files, known) {

@@ -19,7 +19,7 @@ import type { AnyAutomationKind } from '../../src/engine/automation-kind.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import type { RecordWriter } from '../../src/engine/engine-store.ts';
 import { PaperTrading } from '../../src/engine/paper-trading.ts';
-import type { Balance } from '../../src/exchanges/exchange.ts';
+import type { Balance, Exchange } from '../../src/exchanges/exchange.ts';
 import { PAPER_MARKETS } from '../../src/exchanges/paper/paper-markets.ts';
 import { PaperVenue } from '../../src/exchanges/paper/paper-venue.ts';
 import { ManualFeed } from '../../src/market-data/manual-feed.ts';
@@ -124,12 +124,29 @@ export interface ReplayResult {
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 
-export async function replay(batches: readonly MarketTick[][], scenario?: Scenario): Promise<ReplayResult> {
+export interface OpenWorld {
+  world: World;
+  /** Heap after a full collection after the setup, less before it. */
+  setupHeapBytes: number;
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  /** Wraps each account's exchange as the engine gets it (to time placements, say). */
+  wrapExchange?: (exchange: Exchange) => Exchange;
+}
+
+/**
+ * The paper exchange and the engine over a fresh database, the first batch's prices applied and
+ * the scenario's automations set up.
+ */
+export async function openWorld(firstBatch: readonly MarketTick[], scenario?: Scenario, options: WorldOptions = {}): Promise<OpenWorld> {
   const db = await openTestDatabase();
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
+  const wrap = options.wrapExchange ?? ((exchange: Exchange) => exchange);
   const engine = new Engine({
     store: new SqlEngineRepository(db),
-    exchangeFor: (accountId) => paper.exchange(accountId),
+    exchangeFor: async (accountId) => wrap(await paper.exchange(accountId)),
     batchOrders: (work) => paper.batch(work),
     clock: () => new Date(),
     logger: { warn: () => {}, error: (object, message) => console.error(message, object) },
@@ -145,7 +162,7 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
     paper,
     db,
     userId,
-    prices: new Map(batches[0]!.map((tick) => [tick.pair, tick.price])),
+    prices: new Map(firstBatch.map((tick) => [tick.pair, tick.price])),
     openAccount: async (balances) => {
       const [account] = await db.query<{ id: string }>(
         "INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'bench', 'paper_trading') RETURNING id",
@@ -156,26 +173,28 @@ export async function replay(batches: readonly MarketTick[][], scenario?: Scenar
       return id;
     },
   };
-  await paper.applyTicks(batches[0]!);
+  await paper.applyTicks([...firstBatch]);
   await engine.settled();
   const setupHeapBytes = await heapGrowth(async () => {
     if (scenario) await scenario.setup(world);
   });
-
-  const mark = await markWrites(db);
-  const timed = await timedReplay(paper, engine, batches);
-  const written = await writtenSince(db, mark);
   return {
-    ...timed,
-    setupHeapBytes,
-    written,
     world,
+    setupHeapBytes,
     close: async () => {
       await paper.stop();
       await engine.stop();
       await db.close();
     },
   };
+}
+
+export async function replay(batches: readonly MarketTick[][], scenario?: Scenario): Promise<ReplayResult> {
+  const { world, setupHeapBytes, close } = await openWorld(batches[0]!, scenario);
+  const mark = await markWrites(world.db);
+  const timed = await timedReplay(world.paper, world.engine, batches);
+  const written = await writtenSince(world.db, mark);
+  return { ...timed, setupHeapBytes, written, world, close };
 }
 
 /** How much the heap in use (after full collections) grew over `work`. */

@@ -26,6 +26,8 @@ describe('the order test files start in', () => {
       ['src/c.test.ts', 'src/d.test.ts', 'src/f.test.ts'],
     ]);
     assert.deepEqual(groups(['src/c.test.ts'], 8, known), [['src/c.test.ts']]);
+    const instant = { 'src/x.test.ts': 0, 'src/y.test.ts': 0, 'src/z.test.ts': 0 };
+    assert.deepEqual(groups(Object.keys(instant), 2, instant), [['src/x.test.ts', 'src/z.test.ts'], ['src/y.test.ts']]);
   });
 
   describe('a run', () => {
