@@ -1,7 +1,8 @@
 /**
  * What one step of a DCA bot produces: commands, log lines and records. Deal log lines go to the
  * bot's log and to the deal's own (its bot_events); every deal the step changed is written as a
- * snapshot record once, at the end of the step.
+ * snapshot record once, at the end of the step. Milestones (a deal opened, a safety order filled,
+ * a deal closed) are records of their own, so readers (notifications) need not parse log text.
  */
 import type { Command, LogEvent, PlaceOrder } from '../automation.ts';
 import type { Deal } from './deal.ts';
@@ -21,7 +22,20 @@ export interface DealEventRecord {
   at: number;
 }
 
-export type DcaRecord = DealRecord | DealEventRecord;
+export type DealMilestone = 'opened' | 'safety_order_filled' | 'closed';
+
+export interface DealMilestoneRecord {
+  type: 'deal_milestone';
+  dealId: number;
+  milestone: DealMilestone;
+  /** The deal's safety orders filled so far, this one included (planned ones, not manual). */
+  safetyOrders: number;
+  /** The deal's status once the milestone was reached (how it closed, for `closed`). */
+  status: Deal['status'];
+  at: number;
+}
+
+export type DcaRecord = DealRecord | DealEventRecord | DealMilestoneRecord;
 
 export class StepOutput {
   readonly commands: Command[] = [];
@@ -58,6 +72,11 @@ export class StepOutput {
   dealLog(deal: Deal, message: string): void {
     this.events.push({ message: `${deal.pair} deal #${deal.id}: ${message}`, at: this.now });
     this.records.push({ type: 'deal_event', dealId: deal.id, message, at: this.nowMs });
+    this.touch(deal);
+  }
+
+  milestone(deal: Deal, milestone: DealMilestone): void {
+    this.records.push({ type: 'deal_milestone', dealId: deal.id, milestone, safetyOrders: deal.safetyCompleted, status: deal.status, at: this.nowMs });
     this.touch(deal);
   }
 
