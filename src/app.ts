@@ -11,6 +11,7 @@ import { UsersService } from './services/users.service.ts';
 import { paperTrading } from './app-paper.ts';
 import type { PaperTrading } from './engine/paper-trading.ts';
 import { Engine } from './engine/engine.ts';
+import { QUARANTINED } from './engine/engine-store.ts';
 import { tradingLog } from './engine/trading-log.ts';
 import { AUTOMATION_KINDS } from './engine/kinds/index.ts';
 import { gridBotKind } from './engine/kinds/grid-bot.kind.ts';
@@ -148,10 +149,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     });
     engine.onCommitted(tradingLog(logger));
     const notificationStore = new SqlNotificationsRepository(db);
-    const outboxHook = new OutboxHook(notificationStore, options.now ?? (() => new Date()));
-    engine.onCommitted((batch) => {
-      outboxHook.noteCommitted(batch).catch((error: unknown) => logger.error({ err: error }, 'a bot_disabled notification could not be stored'));
-    });
+    const outboxHook = new OutboxHook(notificationStore);
+    engine.registerRecordWriter(QUARANTINED, outboxHook.quarantineWriter());
     engine.registerRecordWriter(gridBotKind.name, bothWriters(writeGridProfits, outboxHook.gridWriter()));
     const gridBotsRepository = new SqlGridBotsRepository(db);
     // Balancing orders are grossed up by the taker fee: the paper account's own, else the paper

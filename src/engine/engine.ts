@@ -25,7 +25,7 @@ import { StorageUnavailableError } from '../shared/errors.ts';
 import { AccountOwnedElsewhereError, LeaseLostError } from './lease-store.ts';
 import { BatchStore, STORE_RETRY_DELAYS_MS, StorageLostError } from './batch-store.ts';
 import { BatchWriter, type PendingCommand } from './batch-writer.ts';
-import type { AutomationFilter, CommittedBatch, EngineStore, RecordWriter, StoredAutomation } from './engine-store.ts';
+import { type AutomationFilter, type CommittedBatch, type EngineStore, QUARANTINED, type QuarantineRecord, type RecordWriter, type StoredAutomation } from './engine-store.ts';
 import { MarketSources } from './market-sources.ts';
 import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
 import { OrderJournal } from './order-journal.ts';
@@ -101,6 +101,7 @@ export class Engine {
   private storageLost: StorageLostError | undefined;
   private lastBatchAt = 0;
   private readonly committedListeners: Array<(batch: CommittedBatch) => void> = [];
+  private readonly recordKinds = new Set<string>();
 
   constructor(private readonly ports: EnginePorts) {
     for (const kind of ports.kinds) this.kinds.set(kind.name, kind);
@@ -124,6 +125,7 @@ export class Engine {
 
   registerRecordWriter(kindName: string, write: RecordWriter): void {
     this.ports.store.registerRecordWriter(kindName, write);
+    this.recordKinds.add(kindName);
   }
 
   /**
@@ -453,19 +455,20 @@ export class Engine {
     const last = stored ? kind.fromJson((stored.state as StoredState).v) : automation.state;
     automation.state = kind.quarantine ? kind.quarantine(last, message) : last;
     automation.updatedAt = at;
+    const record: QuarantineRecord = { kind: kind.name, userId: automation.userId, reason: message, at };
     try {
       await this.writer.storeAlone({
         automations: [{ id, running: false, state: { v: kind.toJson(automation.state) } satisfies StoredState, updatedAt: at }],
         events: [{ automationId: id, message, at }],
         orders: [],
-        records: [],
+        records: this.recordKinds.has(QUARANTINED) ? [{ kind: QUARANTINED, automationId: id, records: [record] }] : [],
       });
     } catch (error) {
       if (error instanceof StorageLostError) this.loseStorage(error);
       else this.ports.logger.error({ err: error, automationId: id }, 'the quarantine of an automation could not be stored');
       throw error;
     }
-    // Streams show the stopped automation; notifications tell its owner.
+    // Streams show the stopped automation.
     this.notifyCommitted({
       automations: [{ id, kind: kind.name, userId: automation.userId, accountId: automation.accountId }],
       records: [],

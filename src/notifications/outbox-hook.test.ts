@@ -18,7 +18,7 @@ describe('OutboxHook', () => {
   before(async () => {
     db = await openTestDatabase();
     store = new SqlNotificationsRepository(db);
-    hook = new OutboxHook(store, () => AT);
+    hook = new OutboxHook(store);
     for (const name of ['with_target', 'without_target']) {
       const [row] = await db.query<{ id: number }>('INSERT INTO users (name) VALUES ($1) RETURNING id', [name]);
       users.push(Number(row!.id));
@@ -26,17 +26,15 @@ describe('OutboxHook', () => {
   });
   after(() => db.close());
 
-  const quarantine = (userId: number, id: number) => ({
-    automations: [{ id, kind: 'grid_bot', userId, accountId: 1 }],
-    records: [],
-    events: [],
-    quarantined: [{ id, reason: 'Stopped: its changes could not be stored (refused)' }],
-  });
-  const outbox = () => db.query<{ user_id: string; event: string; payload: unknown }>('SELECT user_id, event, payload FROM notification_outbox ORDER BY id');
+  const quarantine = (userId: number, id: number) =>
+    db.transaction((tx) =>
+      hook.quarantineWriter()(tx, [{ automationId: id, records: [{ kind: 'grid_bot', userId, reason: 'Stopped: its changes could not be stored (refused)', at: AT }] }]),
+    );
+  const outbox = () => db.query<{ user_id: string; event: string; dedupe_key: string; payload: unknown }>('SELECT user_id, event, dedupe_key, payload FROM notification_outbox ORDER BY id');
 
   it('writes nothing while no target is enabled, then tells a stopped bot’s owner, and only an owner with a target', async () => {
     await hook.refresh();
-    await hook.noteCommitted(quarantine(users[0]!, 11));
+    await quarantine(users[0]!, 11);
     assert.deepEqual(await outbox(), []);
 
     await store.insert({
@@ -44,13 +42,12 @@ describe('OutboxHook', () => {
       secretSealed: new SecretBox(randomBytes(32)).seal('a webhook secret!'), events: [], enabled: true, createdAt: AT,
     });
     await hook.refresh();
-    await hook.noteCommitted(quarantine(users[0]!, 12));
-    await hook.noteCommitted(quarantine(users[1]!, 13));
-    await hook.noteCommitted({ automations: [{ id: 14, kind: 'grid_bot', userId: users[0]!, accountId: 1 }], records: [], events: [] });
+    await quarantine(users[0]!, 12);
+    await quarantine(users[1]!, 13);
     const rows = await outbox();
     assert.deepEqual(
-      rows.map((row) => [Number(row.user_id), row.event, typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload]),
-      [[users[0], 'bot_disabled', { bot_id: 12, kind: 'grid_bot', reason: 'Stopped: its changes could not be stored (refused)' }]],
+      rows.map((row) => [Number(row.user_id), row.event, row.dedupe_key, typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload]),
+      [[users[0], 'bot_disabled', `bot_disabled:12:${AT.getTime()}`, { bot_id: 12, kind: 'grid_bot', reason: 'Stopped: its changes could not be stored (refused)' }]],
     );
   });
 });

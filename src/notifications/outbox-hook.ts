@@ -4,7 +4,7 @@
  * has an enabled target they return at once, so the engine pays nothing for notifications nobody
  * gets.
  */
-import type { CommittedBatch, KindRecords, RecordWriter } from '../engine/engine-store.ts';
+import type { KindRecords, QuarantineRecord, RecordWriter } from '../engine/engine-store.ts';
 import type { Sql } from '../store/database.ts';
 import { dcaNotices, gridCycles, type Notice } from './batch-notices.ts';
 import type { BotDisabledPayload } from './notification-events.ts';
@@ -18,10 +18,7 @@ export const gridDeliverAfter = (minute: Date) => new Date(minute.getTime() + 60
 export class OutboxHook {
   private enabled = false;
 
-  constructor(
-    private readonly store: NotificationStore,
-    private readonly now: () => Date,
-  ) {}
+  constructor(private readonly store: NotificationStore) {}
 
   /** Re-reads whether any target is enabled (at start, after target changes, on every worker pass). */
   async refresh(): Promise<void> {
@@ -40,22 +37,19 @@ export class OutboxHook {
     };
   }
 
-  /**
-   * An engine after-commit listener: tells the owners of automations the engine stopped because
-   * their changes could not be stored. Written after the quarantine's own transaction, so a crash
-   * in between loses this one notice.
-   */
-  noteCommitted(batch: CommittedBatch): Promise<void> {
-    if (!this.enabled || !batch.quarantined) return Promise.resolve();
-    const at = this.now();
-    const notices: Notice[] = [];
-    for (const { id, reason } of batch.quarantined) {
-      const automation = batch.automations.find((a) => a.id === id);
-      if (!automation) continue;
-      const payload: BotDisabledPayload = { bot_id: id, kind: automation.kind, reason };
-      notices.push({ userId: automation.userId, event: 'bot_disabled', dedupeKey: `bot_disabled:${id}:${at.getTime()}`, payload: { ...payload }, at });
-    }
-    return this.store.insertNotices(notices);
+  /** The engine's quarantine records: tells the owner, in the transaction that stores the stop. */
+  quarantineWriter(): RecordWriter {
+    return async (sql, batch) => {
+      if (!this.enabled) return;
+      const notices: Notice[] = [];
+      for (const { automationId, records } of batch) {
+        for (const { kind, userId, reason, at } of records as QuarantineRecord[]) {
+          const payload: BotDisabledPayload = { bot_id: automationId, kind, reason };
+          notices.push({ userId, event: 'bot_disabled', dedupeKey: `bot_disabled:${automationId}:${at.getTime()}`, payload: { ...payload }, at });
+        }
+      }
+      await this.store.writeNotices(sql, notices);
+    };
   }
 }
 
