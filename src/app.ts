@@ -15,6 +15,7 @@ import { QUARANTINED } from './engine/engine-store.ts';
 import { tradingLog } from './engine/trading-log.ts';
 import { AUTOMATION_KINDS } from './engine/kinds/index.ts';
 import { gridBotKind } from './engine/kinds/grid-bot.kind.ts';
+import { smartTradeKind } from './engine/kinds/smart-trade.kind.ts';
 import { GridBotsService } from './services/grid-bots.service.ts';
 import { SmartTradesService } from './services/smart-trades.service.ts';
 import { TradesService } from './services/trades.service.ts';
@@ -151,6 +152,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const notificationStore = new SqlNotificationsRepository(db);
     const outboxHook = new OutboxHook(notificationStore);
     engine.registerRecordWriter(QUARANTINED, outboxHook.quarantineWriter());
+    engine.registerRecordWriter(smartTradeKind.name, outboxHook.smartTradeWriter());
     engine.registerRecordWriter(gridBotKind.name, bothWriters(writeGridProfits, outboxHook.gridWriter()));
     const gridBotsRepository = new SqlGridBotsRepository(db);
     // Balancing orders are grossed up by the taker fee: the paper account's own, else the paper

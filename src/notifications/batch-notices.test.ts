@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import type { Deal } from '../domain/dca-bot/deal.ts';
 import type { DcaRecord, DealMilestone } from '../domain/dca-bot/step-output.ts';
 import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
+import type { SmartTradeRecord } from '../domain/smart-trade/trade-records.ts';
 import { dec } from '../shared/decimal.ts';
-import { dcaNotices, gridCycles } from './batch-notices.ts';
+import { dcaNotices, gridCycles, smartTradeNotices } from './batch-notices.ts';
 
 const AT = Date.parse('2026-03-02T10:00:30Z');
 
@@ -53,6 +54,29 @@ describe('dcaNotices', () => {
         assert.equal(notice.payload.average_price, '100');
       }
     }
+  });
+});
+
+describe('smartTradeNotices', () => {
+  it('names a SmartTrade’s stop loss and its end once each, by the trade, for the store to find its owner', () => {
+    const facts = { pair: 'USDT_SOL', base: 'SOL', quote: 'USDT', side: 'sell' as const, at: new Date(AT) };
+    const notices = smartTradeNotices([
+      {
+        automationId: 42,
+        records: [
+          { type: 'stop_loss_triggered', ...facts, price: '161' },
+          { type: 'closed', ...facts, status: 'stop_loss_finished', profit: '-11.2', profitPercentage: '-7', error: null },
+        ] satisfies SmartTradeRecord[],
+      },
+    ]);
+    assert.deepEqual(notices.map((n) => [n.automationId, n.event, n.dedupeKey]), [
+      [42, 'stop_loss_triggered', 'stop_loss_triggered:smart_trade:42'],
+      [42, 'smart_trade_closed', 'smart_trade_closed:42'],
+    ]);
+    assert.deepEqual(notices[1]!.payload, {
+      smart_trade_id: 42, pair: 'USDT_SOL', base: 'SOL', quote: 'USDT', side: 'sell',
+      status: 'stop_loss_finished', profit: '-11.2', profit_percentage: '-7', profit_currency: 'USDT', error: null,
+    });
   });
 });
 

@@ -3,14 +3,16 @@
  * in the batch's transaction. Pure: the outbox writer stores what these answer.
  *
  * DCA notices follow the deals' milestone records and take their figures from the deal's snapshot
- * at the end of the batch. Each DCA notice has a key that names it once, so storing a batch again
- * stores its notices once. Grid cycles are summed per bot and minute.
+ * at the end of the batch; SmartTrade notices follow the trade's stop-loss and closing records.
+ * Each notice has a key that names it once, so storing a batch again stores its notices once.
+ * Grid cycles are summed per bot and minute.
  */
 import type { DcaRecord, DealMilestone, DealMilestoneRecord, DealRecord } from '../domain/dca-bot/step-output.ts';
 import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
 import type { KindRecords } from '../engine/engine-store.ts';
 import { dec, type Decimal, ZERO } from '../shared/decimal.ts';
-import type { DealPayload, NotificationEvent } from './notification-events.ts';
+import type { SmartTradeRecord } from '../domain/smart-trade/trade-records.ts';
+import type { DealPayload, NotificationEvent, SmartTradeClosedPayload, SmartTradeStopPayload } from './notification-events.ts';
 
 export interface Notice {
   userId: number;
@@ -19,6 +21,9 @@ export interface Notice {
   payload: Record<string, unknown>;
   at: Date;
 }
+
+/** A notice of an automation whose owner the store looks up (the record does not name them). */
+export type AutomationNotice = Omit<Notice, 'userId'> & { automationId: number };
 
 /** A grid bot's cycles completed within one minute of one batch. */
 export interface GridCycles {
@@ -55,6 +60,30 @@ export function dcaNotices(batch: KindRecords): Notice[] {
       notices.push({ userId: owner.userId, event: MILESTONE_EVENTS[record.milestone], dedupeKey: milestoneKey(record), payload, at });
       if (record.milestone === 'closed' && record.status === 'stop_loss_finished') {
         notices.push({ userId: owner.userId, event: 'stop_loss_triggered', dedupeKey: `stop_loss_triggered:${record.dealId}`, payload, at });
+      }
+    }
+  }
+  return notices;
+}
+
+export function smartTradeNotices(batch: KindRecords): AutomationNotice[] {
+  const notices: AutomationNotice[] = [];
+  for (const { automationId, records } of batch) {
+    for (const record of records as SmartTradeRecord[]) {
+      const facts = { smart_trade_id: automationId, pair: record.pair, base: record.base, quote: record.quote, side: record.side };
+      if (record.type === 'stop_loss_triggered') {
+        const payload: SmartTradeStopPayload = { ...facts, trigger_price: record.price };
+        notices.push({ automationId, event: 'stop_loss_triggered', dedupeKey: `stop_loss_triggered:smart_trade:${automationId}`, payload: { ...payload }, at: record.at });
+      } else {
+        const payload: SmartTradeClosedPayload = {
+          ...facts,
+          status: record.status,
+          profit: record.profit,
+          profit_percentage: record.profitPercentage,
+          profit_currency: record.quote,
+          error: record.error,
+        };
+        notices.push({ automationId, event: 'smart_trade_closed', dedupeKey: `smart_trade_closed:${automationId}`, payload: { ...payload }, at: record.at });
       }
     }
   }

@@ -8,6 +8,7 @@ export const NOTIFICATION_EVENTS = [
   'safety_order_filled',
   'deal_closed',
   'stop_loss_triggered',
+  'smart_trade_closed',
   'grid_cycles_completed',
   'bot_disabled',
   'daily_summary',
@@ -38,6 +39,29 @@ export interface DealPayload {
   final_profit: string | null;
   profit_currency: string;
   usd_final_profit: string | null;
+}
+
+interface SmartTradeFacts {
+  smart_trade_id: number;
+  pair: string;
+  base: string;
+  quote: string;
+  /** buy: a long position; sell: a short one. */
+  side: 'buy' | 'sell';
+}
+
+/** A SmartTrade's stop loss triggered (`stop_loss_triggered`); its closing order goes out. */
+export interface SmartTradeStopPayload extends SmartTradeFacts {
+  trigger_price: string;
+}
+
+export interface SmartTradeClosedPayload extends SmartTradeFacts {
+  status: string;
+  /** Realised, in the quote currency; null when nothing was bought (or sold, for a short). */
+  profit: string | null;
+  profit_percentage: string | null;
+  profit_currency: string;
+  error: string | null;
 }
 
 export interface GridCyclesPayload {

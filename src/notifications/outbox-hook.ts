@@ -1,12 +1,13 @@
 /**
  * The notifications' part of the engine's batch transaction: record writers that run beside the
- * DCA and grid kinds' own and add what the batch has to tell people to the outbox. While no user
+ * DCA and grid kinds' own (and alone for SmartTrades and the engine's quarantines) and add what
+ * the batch has to tell people to the outbox. While no user
  * has an enabled target they return at once, so the engine pays nothing for notifications nobody
  * gets.
  */
 import type { KindRecords, QuarantineRecord, RecordWriter } from '../engine/engine-store.ts';
 import type { Sql } from '../store/database.ts';
-import { dcaNotices, gridCycles, type Notice } from './batch-notices.ts';
+import { dcaNotices, gridCycles, type Notice, smartTradeNotices } from './batch-notices.ts';
 import type { BotDisabledPayload } from './notification-events.ts';
 import type { NotificationStore } from './notification-store.ts';
 
@@ -28,6 +29,12 @@ export class OutboxHook {
   dcaWriter(): RecordWriter {
     return async (sql, batch) => {
       if (this.enabled) await this.store.writeNotices(sql, dcaNotices(batch));
+    };
+  }
+
+  smartTradeWriter(): RecordWriter {
+    return async (sql, batch) => {
+      if (this.enabled) await this.store.writeAutomationNotices(sql, smartTradeNotices(batch));
     };
   }
 

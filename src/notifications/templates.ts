@@ -1,5 +1,13 @@
 /** Each notification in plain words, with the figures a person wants first. */
-import type { BotDisabledPayload, DailySummaryPayload, DealPayload, GridCyclesPayload, OutboxNotification } from './notification-events.ts';
+import type {
+  BotDisabledPayload,
+  DailySummaryPayload,
+  DealPayload,
+  GridCyclesPayload,
+  OutboxNotification,
+  SmartTradeClosedPayload,
+  SmartTradeStopPayload,
+} from './notification-events.ts';
 
 const STATUS_WORDS: Record<string, string> = {
   completed: 'took profit',
@@ -29,14 +37,39 @@ function dealText(event: string, deal: DealPayload): string {
   }
 }
 
+const TRADE_ENDINGS: Record<string, string> = {
+  finished: 'finished',
+  stop_loss_finished: 'was closed by Stop Loss',
+  panic_sold: 'was closed at market price',
+  cancelled: 'was cancelled',
+  failed: 'failed',
+};
+
+const tradeName = (trade: SmartTradeStopPayload | SmartTradeClosedPayload) =>
+  `SmartTrade #${trade.smart_trade_id}, ${trade.pair} (${trade.side === 'buy' ? 'long' : 'short'})`;
+
+function smartTradeClosedText(trade: SmartTradeClosedPayload): string {
+  const ended = `${tradeName(trade)} ${TRADE_ENDINGS[trade.status] ?? 'ended'}`;
+  const error = trade.error === null ? '' : ` (${trade.error})`;
+  if (trade.profit === null) return `${ended}${error}; nothing was traded.`;
+  return `${ended}${error}: profit ${trade.profit} ${trade.profit_currency} (${trade.profit_percentage}%).`;
+}
+
 export function renderText(notification: OutboxNotification): string {
   const payload = notification.payload;
   switch (notification.event) {
+    case 'stop_loss_triggered':
+      if ('smart_trade_id' in payload) {
+        const trade = payload as unknown as SmartTradeStopPayload;
+        return `${tradeName(trade)}: Stop Loss triggered at ${trade.trigger_price} ${trade.quote}; the position is being closed.`;
+      }
+      return dealText(notification.event, payload as unknown as DealPayload);
     case 'deal_opened':
     case 'safety_order_filled':
     case 'deal_closed':
-    case 'stop_loss_triggered':
       return dealText(notification.event, payload as unknown as DealPayload);
+    case 'smart_trade_closed':
+      return smartTradeClosedText(payload as unknown as SmartTradeClosedPayload);
     case 'grid_cycles_completed': {
       const grid = payload as unknown as GridCyclesPayload;
       const cycles = grid.cycles === 1 ? '1 cycle' : `${grid.cycles} cycles`;

@@ -1,5 +1,5 @@
 /** Notification targets, the outbox and its deliveries in SQL (migration 0031). */
-import type { GridCycles, Notice } from '../notifications/batch-notices.ts';
+import type { AutomationNotice, GridCycles, Notice } from '../notifications/batch-notices.ts';
 import type { NotificationEvent, OutboxNotification } from '../notifications/notification-events.ts';
 import type {
   DueDelivery,
@@ -105,6 +105,19 @@ export class SqlNotificationsRepository implements NotificationStore {
        WHERE EXISTS (SELECT 1 FROM notification_targets t WHERE t.user_id = n.user_id AND t.enabled)
        ON CONFLICT (dedupe_key) DO NOTHING`,
       columns(notices.map((n) => [n.userId, n.event, n.dedupeKey, JSON.stringify(n.payload), n.at]), 5),
+    );
+  }
+
+  async writeAutomationNotices(sql: Sql, notices: readonly AutomationNotice[]): Promise<void> {
+    if (notices.length === 0) return;
+    await sql.query(
+      `INSERT INTO notification_outbox (user_id, event, dedupe_key, payload, created_at, deliver_after)
+       SELECT a.user_id, n.event, n.dedupe_key, n.payload, n.at, n.at
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[]) AS n (automation_id, event, dedupe_key, payload, at)
+       JOIN automations a ON a.id = n.automation_id
+       WHERE EXISTS (SELECT 1 FROM notification_targets t WHERE t.user_id = a.user_id AND t.enabled)
+       ON CONFLICT (dedupe_key) DO NOTHING`,
+      columns(notices.map((n) => [n.automationId, n.event, n.dedupeKey, JSON.stringify(n.payload), n.at]), 5),
     );
   }
 
