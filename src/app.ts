@@ -123,7 +123,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const paper = paperTrading(config.paper, db, connector, logger, paperCandles, options.feed);
     const markets = new MarketsService(paper, connector);
     const paperBalances = config.paper.balances.map((b) => ({ currency: b.currency, free: dec(b.amount), locked: ZERO }));
-    const accounts = new AccountsService(new SqlAccountsRepository(db), markets, paper, connector, secretBox, paperBalances);
+    const accountsRepository = new SqlAccountsRepository(db);
+    const accounts = new AccountsService(accountsRepository, markets, paper, connector, secretBox, paperBalances);
     const usersRepository = new SqlUsersRepository(db);
     const users = new UsersService(usersRepository, (user) => accounts.createPaperAccount(user.id));
     const apiKeys = new ApiKeysService(new SqlApiKeysRepository(db), usersRepository, secretBox);
@@ -150,7 +151,13 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     });
     engine.onCommitted(tradingLog(logger));
     const notificationStore = new SqlNotificationsRepository(db);
-    const outboxHook = new OutboxHook(notificationStore);
+    const outboxHook = new OutboxHook(notificationStore, async (accountId) => {
+      const account = await accountsRepository.findById(accountId);
+      return account && { userId: account.userId, name: account.name, marketCode: account.marketCode, exchange: markets.find(account.marketCode)?.name ?? account.marketCode };
+    });
+    engine.onConnectionChange((accountId, change) => {
+      outboxHook.noteConnection(accountId, change).catch((error: unknown) => logger.error({ err: error, accountId }, 'a connection notification could not be stored'));
+    });
     engine.registerRecordWriter(QUARANTINED, outboxHook.quarantineWriter());
     engine.registerRecordWriter(smartTradeKind.name, outboxHook.smartTradeWriter());
     engine.registerRecordWriter(gridBotKind.name, bothWriters(writeGridProfits, outboxHook.gridWriter()));

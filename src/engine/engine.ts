@@ -19,7 +19,7 @@
  *   ahead of the database for long: a restart reloads from it).
  */
 import type { Command, EngineInput, StepContext } from '../domain/automation.ts';
-import type { Exchange, Ticker } from '../exchanges/exchange.ts';
+import type { ConnectionChange, Exchange, Ticker } from '../exchanges/exchange.ts';
 import type { AnyAutomationKind, Automation, AutomationKind, EngineOrder, LiveAutomation, StoredEvent } from './automation-kind.ts';
 import { StorageUnavailableError } from '../shared/errors.ts';
 import { AccountOwnedElsewhereError, LeaseLostError } from './lease-store.ts';
@@ -33,9 +33,13 @@ import { PriceTriggers } from './price-triggers.ts';
 import { Timers } from './timers.ts';
 
 export interface EngineLogger {
+  info?(object: object, message: string): void;
   warn(object: object, message: string): void;
   error(object: object, message: string): void;
 }
+
+/** Hears an account's exchange becoming unreachable or reachable again. */
+export type ConnectionListener = (accountId: number, change: ConnectionChange) => void;
 
 export interface EnginePorts {
   store: EngineStore;
@@ -102,12 +106,14 @@ export class Engine {
   private lastBatchAt = 0;
   private readonly committedListeners: Array<(batch: CommittedBatch) => void> = [];
   private readonly recordKinds = new Set<string>();
+  private readonly connectionListeners: ConnectionListener[] = [];
 
   constructor(private readonly ports: EnginePorts) {
     for (const kind of ports.kinds) this.kinds.set(kind.name, kind);
     this.sources = new MarketSources(ports.exchangeFor, {
       onTicker: (source, ticker) => this.enqueue({ type: 'tick', source, ticker }),
       onOrderUpdate: (accountId, update) => this.enqueue({ type: 'order', accountId, update }),
+      onConnectionChange: (accountId, change) => this.connectionChanged(accountId, change),
     });
     const batches = new BatchStore(ports.store, ports.storeRetryDelaysMs ?? STORE_RETRY_DELAYS_MS, (error, attempt) => {
       this.waitingForStorage = true;
@@ -134,6 +140,11 @@ export class Engine {
    */
   onCommitted(listener: (batch: CommittedBatch) => void): void {
     this.committedListeners.push(listener);
+  }
+
+  /** Calls `listener` when the exchange of an account this engine runs is lost or recovered. */
+  onConnectionChange(listener: ConnectionListener): void {
+    this.connectionListeners.push(listener);
   }
 
   /**
@@ -475,6 +486,21 @@ export class Engine {
       events: [{ automationId: id, message, at }],
       quarantined: [{ id, reason: message }],
     });
+  }
+
+  /** Told by the engine that runs the account only, so that engines sharing a database tell it once. */
+  private connectionChanged(accountId: number, change: ConnectionChange): void {
+    if (this.ports.leases && !this.ports.leases.owns(accountId)) return;
+    const fields = { accountId, since: change.since, failures: change.failures, error: change.error };
+    if (change.state === 'lost') this.ports.logger.warn(fields, 'exchange connection lost; orders wait until it is back');
+    else this.ports.logger.info?.(fields, 'exchange connection recovered');
+    for (const listener of this.connectionListeners) {
+      try {
+        listener(accountId, change);
+      } catch (error) {
+        this.ports.logger.error({ err: error }, 'connection listener failed');
+      }
+    }
   }
 
   /** Another engine took the account: what this one had in memory for it is stale, not wrong to store. */

@@ -11,6 +11,8 @@ export const NOTIFICATION_EVENTS = [
   'smart_trade_closed',
   'grid_cycles_completed',
   'bot_disabled',
+  'exchange_connection_lost',
+  'exchange_connection_recovered',
   'daily_summary',
   'test',
 ] as const;
@@ -80,6 +82,22 @@ export interface BotDisabledPayload {
   bot_id: number;
   kind: string;
   reason: string;
+}
+
+/** An exchange account became unreachable (`exchange_connection_lost`) or reachable again. */
+export interface ConnectionPayload {
+  account_id: number;
+  account_name: string;
+  /** The exchange's name (`Binance`) and market code (`binance`). */
+  exchange: string;
+  market_code: string;
+  /** When its requests started failing. */
+  since: string;
+  /** When the change was noticed: the third failure in a row, or the first answer again. */
+  at: string;
+  /** The last failure, as the exchange adapter words it. */
+  error: string;
+  failed_requests: number;
 }
 
 export interface DailySummaryPayload {

@@ -8,7 +8,8 @@
 import type { KindRecords, QuarantineRecord, RecordWriter } from '../engine/engine-store.ts';
 import type { Sql } from '../store/database.ts';
 import { dcaNotices, gridCycles, type Notice, smartTradeNotices } from './batch-notices.ts';
-import type { BotDisabledPayload } from './notification-events.ts';
+import type { ConnectionChange } from '../exchanges/exchange.ts';
+import type { BotDisabledPayload, ConnectionPayload } from './notification-events.ts';
 import type { NotificationStore } from './notification-store.ts';
 
 /** Grid cycles are sent once their minute is over, plus this much for batches still being stored. */
@@ -16,10 +17,23 @@ const MINUTE_GRACE_MS = 5_000;
 
 export const gridDeliverAfter = (minute: Date) => new Date(minute.getTime() + 60_000 + MINUTE_GRACE_MS);
 
+/** An account as its owner knows it, for connection notices. */
+export interface AccountLabel {
+  userId: number;
+  name: string;
+  exchange: string;
+  marketCode: string;
+}
+
+export type AccountLabels = (accountId: number) => Promise<AccountLabel | undefined>;
+
 export class OutboxHook {
   private enabled = false;
 
-  constructor(private readonly store: NotificationStore) {}
+  constructor(
+    private readonly store: NotificationStore,
+    private readonly accounts: AccountLabels = async () => undefined,
+  ) {}
 
   /** Re-reads whether any target is enabled (at start, after target changes, on every worker pass). */
   async refresh(): Promise<void> {
@@ -42,6 +56,31 @@ export class OutboxHook {
     return async (sql, batch) => {
       if (this.enabled) await this.store.writeGridCycles(sql, gridCycles(batch), gridDeliverAfter);
     };
+  }
+
+  /**
+   * An engine connection listener's work: tells an account's owner that its exchange became
+   * unreachable, or reachable again. Written on its own, as it changes no stored state; the key
+   * names each outage, so each is told once.
+   */
+  async noteConnection(accountId: number, change: ConnectionChange): Promise<void> {
+    if (!this.enabled) return;
+    const account = await this.accounts(accountId);
+    if (!account) return;
+    const payload: ConnectionPayload = {
+      account_id: accountId,
+      account_name: account.name,
+      exchange: account.exchange,
+      market_code: account.marketCode,
+      since: change.since.toISOString(),
+      at: change.at.toISOString(),
+      error: change.error,
+      failed_requests: change.failures,
+    };
+    const event = change.state === 'lost' ? 'exchange_connection_lost' : 'exchange_connection_recovered';
+    await this.store.insertNotices([
+      { userId: account.userId, event, dedupeKey: `${event}:${accountId}:${change.since.getTime()}`, payload: { ...payload }, at: change.at },
+    ]);
   }
 
   /** The engine's quarantine records: tells the owner, in the transaction that stores the stop. */

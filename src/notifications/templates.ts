@@ -1,6 +1,7 @@
 /** Each notification in plain words, with the figures a person wants first. */
 import type {
   BotDisabledPayload,
+  ConnectionPayload,
   DailySummaryPayload,
   DealPayload,
   GridCyclesPayload,
@@ -55,6 +56,23 @@ function smartTradeClosedText(trade: SmartTradeClosedPayload): string {
   return `${ended}${error}: profit ${trade.profit} ${trade.profit_currency} (${trade.profit_percentage}%).`;
 }
 
+const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+
+function duration(fromIso: string, toIso: string): string {
+  const seconds = Math.max(0, Math.round((Date.parse(toIso) - Date.parse(fromIso)) / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+}
+
+function connectionText(event: string, connection: ConnectionPayload): string {
+  const account = `Exchange account "${connection.account_name}" (${connection.exchange})`;
+  if (event === 'exchange_connection_lost') {
+    return `${account} cannot be reached since ${utc(connection.since)} (${connection.failed_requests} requests failed in a row): ${connection.error}. Its bots' orders wait until it is back.`;
+  }
+  return `${account} is reachable again, after ${duration(connection.since, connection.at)} without a connection (since ${utc(connection.since)}).`;
+}
+
 export function renderText(notification: OutboxNotification): string {
   const payload = notification.payload;
   switch (notification.event) {
@@ -80,6 +98,9 @@ export function renderText(notification: OutboxNotification): string {
       const bot = payload as unknown as BotDisabledPayload;
       return `Bot #${bot.bot_id} was stopped by an error: ${bot.reason}`;
     }
+    case 'exchange_connection_lost':
+    case 'exchange_connection_recovered':
+      return connectionText(notification.event, payload as unknown as ConnectionPayload);
     case 'daily_summary': {
       const day = payload as unknown as DailySummaryPayload;
       return `Summary of ${day.day} (UTC): ${day.deals_closed} deals closed, ${sums(day.deal_profits)}; ${day.grid_cycles} grid cycles, ${sums(day.grid_profits)}.`;

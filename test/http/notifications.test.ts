@@ -93,7 +93,7 @@ describe('notification targets', () => {
     });
     assertRecordInvalid(await create(user, webhook('/x', { url: 'ftp://example.test/', events: ['deal_opened', 'moon_landing'] })), {
       url: ['must be an http:// or https:// URL'],
-      events: [`has unknown events (moon_landing); known are deal_opened, safety_order_filled, deal_closed, stop_loss_triggered, smart_trade_closed, grid_cycles_completed, bot_disabled, daily_summary`],
+      events: [`has unknown events (moon_landing); known are deal_opened, safety_order_filled, deal_closed, stop_loss_triggered, smart_trade_closed, grid_cycles_completed, bot_disabled, exchange_connection_lost, exchange_connection_recovered, daily_summary`],
     });
     assertRecordInvalid(await create(user, { type: 'telegram', chat_id: 'not a chat', url: 'http://127.0.0.1/' }), {
       url: ['is not a setting of telegram targets'],
