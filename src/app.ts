@@ -185,7 +185,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     );
     const sender = { telegramApiUrl: config.notifications.telegramApiUrl, now: options.now ?? (() => new Date()) };
     const notifications = new NotificationTargetsService(notificationStore, secretBox, outboxHook, sender);
-    const notificationWorker = new NotificationWorker(notificationStore, outboxHook, secretBox, {
+    const notificationWorker = new NotificationWorker(notificationStore, secretBox, {
       ...sender,
       retryDelaysMs: options.notificationRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
       pollMs: options.notificationPollMs ?? 1000,
@@ -228,7 +228,9 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         return updates;
       },
       startTrading: async () => {
-        // The engine resumes first, so no market event after the restart passes it by.
+        // Notices are written from the engine's first batch; the engine resumes before the
+        // market moves, so no market event after the restart passes it by.
+        if (runsEngine) await outboxHook.start();
         await leasing?.start(engine);
         if (runsEngine) await engine.start();
         // An API process runs no paper feed: prices move the paper venue of the engines.
@@ -236,7 +238,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         await backtests.resume();
         if (runsEngine) {
           await signals.start();
-          await notificationWorker.start();
+          notificationWorker.start();
         }
         trading = true;
         logger.info({ feed: paper.feedKind }, 'paper exchange and engine running');
@@ -246,6 +248,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
           await backtests.close();
           if (trading) {
             await notificationWorker.stop();
+            await outboxHook.stop();
             await signals.stop();
             if (runsEngine) await paper.stop();
             await engine.stop();

@@ -43,6 +43,12 @@ export interface NotificationStore {
   remove(userId: number, id: number): Promise<boolean>;
   /** Whether any user has an enabled target; the engine's hook writes nothing while none does. */
   anyEnabled(): Promise<boolean>;
+  /**
+   * Calls `onChange` when targets may have changed in any process sharing the store (and when
+   * changes may have been missed). Undefined when no other process can change them (the
+   * embedded store); otherwise call the answer to stop.
+   */
+  watchTargets(onChange: () => void): Promise<(() => Promise<void>) | undefined>;
   /** Inside the engine's batch transaction; a notice already stored (same key) is not stored again. */
   writeNotices(sql: Sql, notices: readonly Notice[]): Promise<void>;
   /** writeNotices for notices that name their automation instead of its owner. */

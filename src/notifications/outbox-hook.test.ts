@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { SecretBox } from '../auth/secret-box.ts';
 import type { Database } from '../store/database.ts';
 import { SqlNotificationsRepository } from '../store/notifications.repository.ts';
+import { openPostgres } from '../store/postgres-database.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
 import { OutboxHook } from './outbox-hook.ts';
 
@@ -49,5 +50,34 @@ describe('OutboxHook', () => {
       rows.map((row) => [Number(row.user_id), row.event, row.dedupe_key, typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload]),
       [[users[0], 'bot_disabled', `bot_disabled:12:${AT.getTime()}`, { bot_id: 12, kind: 'grid_bot', reason: 'Stopped: its changes could not be stored (refused)' }]],
     );
+  });
+
+  it('hears targets another process adds or disables, on PostgreSQL, with no read per batch', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL: set DATABASE_URL' }, async () => {
+    const [{ schema }] = (await db.query<{ schema: string }>('SELECT current_schema() AS schema')) as [{ schema: string }];
+    const other = await openPostgres(process.env.DATABASE_URL!, schema);
+    // Its fallback read is far off: only what it hears can change its mind within the test.
+    const elsewhere = new OutboxHook(new SqlNotificationsRepository(other), undefined, 3_600_000);
+    const until = async (wanted: boolean) => {
+      const deadline = Date.now() + 30_000;
+      while (elsewhere.active !== wanted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(elsewhere.active, wanted);
+    };
+    try {
+      await db.exec('UPDATE notification_targets SET enabled = false');
+      await elsewhere.start();
+      assert.equal(elsewhere.active, false);
+      const [target] = await store.list(users[1]!);
+      const added = target ?? (await store.insert({
+        userId: users[1]!, kind: 'webhook', name: 'hook', url: 'http://127.0.0.1:9/', chatId: null,
+        secretSealed: new SecretBox(randomBytes(32)).seal('a webhook secret!'), events: [], enabled: true, createdAt: AT,
+      }));
+      await store.update(users[1]!, added.id, { enabled: true }, AT);
+      await until(true);
+      await store.update(users[1]!, added.id, { enabled: false }, AT);
+      await until(false);
+    } finally {
+      await elsewhere.stop();
+      await other.close();
+    }
   });
 });

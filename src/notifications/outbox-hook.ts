@@ -27,17 +27,59 @@ export interface AccountLabel {
 
 export type AccountLabels = (accountId: number) => Promise<AccountLabel | undefined>;
 
+/** Where other processes can change targets, read again this often in case a change was not heard. */
+const FALLBACK_REFRESH_MS = 10_000;
+
 export class OutboxHook {
   private enabled = false;
+  private refreshes = 0;
+  private unwatch: (() => Promise<void>) | undefined;
+  private fallback: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: NotificationStore,
     private readonly accounts: AccountLabels = async () => undefined,
+    private readonly fallbackRefreshMs = FALLBACK_REFRESH_MS,
   ) {}
 
-  /** Re-reads whether any target is enabled (at start, after target changes, on every worker pass). */
+  /** Whether notices are being written: some user has an enabled target, as far as this process knows. */
+  get active(): boolean {
+    return this.enabled;
+  }
+
+  /**
+   * Reads whether any target is enabled, and keeps it so: target changes made through this
+   * process refresh it at once; where other processes share the store, their changes are heard
+   * (LISTEN) and it is read again every 10 s besides. Nothing is read per engine batch.
+   */
+  async start(): Promise<void> {
+    await this.refresh();
+    this.unwatch = await this.store.watchTargets(() => this.targetsChanged());
+    if (!this.unwatch) return;
+    this.fallback = setInterval(() => void this.refresh().catch(() => undefined), this.fallbackRefreshMs);
+    this.fallback.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.fallback);
+    await this.unwatch?.();
+    this.unwatch = undefined;
+  }
+
+  /** Re-reads whether any target is enabled; of reads that overlap, the last started decides. */
   async refresh(): Promise<void> {
-    this.enabled = await this.store.anyEnabled();
+    const refresh = ++this.refreshes;
+    const enabled = await this.store.anyEnabled();
+    if (refresh === this.refreshes) this.enabled = enabled;
+  }
+
+  /**
+   * Writing at once, before the read answers, costs at most a statement that stores nothing (the
+   * writes keep only notices of users with a target) and closes the gap to the read's answer.
+   */
+  private targetsChanged(): void {
+    this.enabled = true;
+    void this.refresh().catch(() => undefined);
   }
 
   dcaWriter(): RecordWriter {

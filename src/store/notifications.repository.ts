@@ -8,7 +8,7 @@ import type {
   NotificationTarget,
   TargetChanges,
 } from '../notifications/notification-store.ts';
-import type { Sql } from './database.ts';
+import type { Database, Sql } from './database.ts';
 import { columns } from './unnest.ts';
 
 interface TargetRow {
@@ -52,8 +52,10 @@ const toTarget = (row: TargetRow): NotificationTarget => ({
 
 const json = (value: unknown): Record<string, unknown> => (typeof value === 'string' ? JSON.parse(value) : (value as Record<string, unknown>));
 
+const TARGETS_CHANNEL = 'tradeloop_notification_targets';
+
 export class SqlNotificationsRepository implements NotificationStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly sql: Sql & Pick<Database, 'listen'>) {}
 
   async list(userId: number): Promise<NotificationTarget[]> {
     const rows = await this.sql.query<TargetRow>(`SELECT ${TARGET_COLUMNS} FROM notification_targets WHERE user_id = $1 ORDER BY id`, [userId]);
@@ -94,6 +96,18 @@ export class SqlNotificationsRepository implements NotificationStore {
   async anyEnabled(): Promise<boolean> {
     const rows = await this.sql.query('SELECT 1 FROM notification_targets WHERE enabled LIMIT 1');
     return rows.length > 0;
+  }
+
+  /** Migration 0032's trigger notifies with the schema's name; other schemas' changes are not ours. */
+  async watchTargets(onChange: () => void): Promise<(() => Promise<void>) | undefined> {
+    if (!this.sql.listen) return undefined;
+    const [row] = await this.sql.query<{ schema: string }>('SELECT current_schema() AS schema');
+    return this.sql.listen(TARGETS_CHANNEL, {
+      onNotify: (schema) => {
+        if (schema === row!.schema) onChange();
+      },
+      onResumed: onChange,
+    });
   }
 
   async writeNotices(sql: Sql, notices: readonly Notice[]): Promise<void> {
