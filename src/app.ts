@@ -182,6 +182,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       new SignalActions(dcaBots, deals, accounts, markets),
       options.now ?? (() => new Date()),
       logger,
+      db.kind === 'pglite',
     );
     const sender = { telegramApiUrl: config.notifications.telegramApiUrl, now: options.now ?? (() => new Date()) };
     const notifications = new NotificationTargetsService(notificationStore, secretBox, outboxHook, sender);

@@ -311,3 +311,37 @@ describe('deal starts', () => {
     );
   });
 });
+
+describe('signals', () => {
+  const start = { type: 'start_deal' as const, pair: 'USDT_ETH', skipSignalChecks: false, skipOpenDealsChecks: false, onlyForEnabled: true };
+
+  it('take effect once: the mark stored with the effect makes a second run change nothing, whatever the bot is now', () => {
+    const h = harness({ strategyList: [{ strategy: 'manual', options: {} }], maxActiveDeals: 3 });
+    h.act({ type: 'enable' });
+    h.act({ type: 'signal', id: 's1', action: start });
+    const [deal] = h.state.deals;
+    assert.deepEqual(h.state.signals, [{ id: 's1', deals: [deal!.id] }]);
+    h.act({ type: 'disable' });
+    const before = h.state;
+    h.act({ type: 'signal', id: 's1', action: start });
+    assert.equal(h.state.deals.length, 1);
+    assert.deepEqual(h.state, before);
+    assert.throws(() => h.act({ type: 'signal', id: 's2', action: start }), TransitionError);
+    assert.deepEqual(h.state.signals?.map((mark) => mark.id), ['s1']);
+  });
+
+  it('close one pair’s deals at market, note which, and keep only the latest marks', () => {
+    const h = harness({ strategyList: [{ strategy: 'manual', options: {} }], pairs: ['USDT_ETH', 'USDT_BTC'], maxActiveDeals: 3 });
+    h.context.setPrice('USDT_BTC', '20000');
+    h.act({ type: 'enable' });
+    h.act({ type: 'signal', id: 'eth', action: start });
+    h.act({ type: 'signal', id: 'btc', action: { ...start, pair: 'USDT_BTC' } });
+    const eth = h.state.deals.find((deal) => deal.pair === 'USDT_ETH')!;
+    h.act({ type: 'signal', id: 'close', action: { type: 'panic_sell_all', pair: 'USDT_ETH' } });
+    assert.deepEqual(h.state.deals.map((deal) => deal.pair), ['USDT_BTC']);
+    assert.deepEqual(h.state.signals?.at(-1), { id: 'close', deals: [eth.id] });
+    for (let n = 0; n < 25; n += 1) h.act({ type: 'signal', id: `late${n}`, action: { type: 'panic_sell_all', pair: 'USDT_ETH' } });
+    assert.equal(h.state.signals?.length, 20);
+    assert.equal(h.state.signals?.[0]!.id, 'late5');
+  });
+});

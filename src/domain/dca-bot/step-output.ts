@@ -85,6 +85,11 @@ export class StepOutput {
     this.touched.set(deal.id, deal);
   }
 
+  /** The deals changed so far in this step. */
+  touchedDeals(): number[] {
+    return [...this.touched.keys()];
+  }
+
   /** Appends one snapshot per changed deal. */
   flushDeals(owner: { botName: string; accountId: number; userId: number }): void {
     for (const deal of this.touched.values()) this.records.push({ type: 'deal', deal: structuredClone(deal), ...owner });
