@@ -137,7 +137,7 @@ describe('Engine storage faults', () => {
     assert.deepEqual(events.map((event) => event.message).sort(), [stopped.state.reason!, 'noted'].sort());
     assert.deepEqual(recorded, [{ kind: 'buyer_test', userId, reason: stopped.state.reason, at }]);
     assert.deepEqual(p.errors, ['automation quarantined']);
-    // After-commit listeners (streams, notifications) hear of the stop once it is stored.
+    // After-commit listeners (streams) hear of the stop once it is stored.
     const stops = heard.filter((batch) => batch.quarantined !== undefined);
     assert.deepEqual(stops.map((batch) => [batch.automations.map((a) => a.id), batch.quarantined]), [[[poisoned.id], [{ id: poisoned.id, reason: stopped.state.reason }]]]);
     assert.ok(heard.every((batch) => batch.quarantined !== undefined || batch.automations.every((a) => a.id !== poisoned.id)));

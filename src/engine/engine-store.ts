@@ -75,7 +75,7 @@ export interface EngineBatch {
  */
 export type BatchGuard = (tx: Sql, batch: EngineBatch) => Promise<void>;
 
-/** What one stored batch changed, handed to after-commit listeners (streams, notifications). */
+/** What one stored batch changed, handed to after-commit listeners (streams, the trading log). */
 export interface CommittedBatch {
   automations: Array<{ id: number; kind: string; userId: number; accountId: number }>;
   records: EngineBatch['records'];

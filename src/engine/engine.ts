@@ -136,7 +136,7 @@ export class Engine {
 
   /**
    * Calls `listener` after each batch is stored, with what it changed. Listeners run on the
-   * engine's path, so they must only take note and return (streams and notifications queue work).
+   * engine's path, so they must only take note and return (streams queue work).
    */
   onCommitted(listener: (batch: CommittedBatch) => void): void {
     this.committedListeners.push(listener);

@@ -1,9 +1,8 @@
 /**
  * The notifications' part of the engine's batch transaction: record writers that run beside the
  * DCA and grid kinds' own (and alone for SmartTrades and the engine's quarantines) and add what
- * the batch has to tell people to the outbox. While no user
- * has an enabled target they return at once, so the engine pays nothing for notifications nobody
- * gets.
+ * the batch has to tell people to the outbox. While no user has an enabled target they return at
+ * once, so the engine pays nothing for notifications nobody gets.
  */
 import type { KindRecords, QuarantineRecord, RecordWriter } from '../engine/engine-store.ts';
 import type { Sql } from '../store/database.ts';

@@ -1,9 +1,9 @@
 /**
  * Whether one account's exchange is reachable, judged from the outcome of every request made for
  * it (placements, cancellations, polls of orders and prices). Requests the exchange did not
- * answer (network errors, timeouts, the exchange down or in maintenance) count against it; any
- * answer, an error the exchange gave included, counts for it. The connection is lost once
- * `lostAfter` requests in a row went unanswered, and recovered at the next answer: each
+ * answer (network errors, timeouts, the exchange down or in maintenance) count against it, a
+ * success for it; other errors (a rate limit, a refused order) neither. The connection is lost
+ * once `lostAfter` requests in a row went unanswered, and recovered at the next success: each
  * transition is reported once.
  */
 import type { ConnectionChange, Unsubscribe } from '../exchange.ts';
