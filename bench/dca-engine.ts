@@ -13,9 +13,13 @@
  * that completes is followed at once by the next. BENCH_CANDLES sets how many hours are replayed
  * (default 500).
  *
+ * The bots' replay runs four times: twice as is, and twice with a notification target for their
+ * user, so that the outbox's writer adds the notices of each batch (deal opened, safety order
+ * filled, deal closed) to its transaction; the difference is what notifications cost the engine.
+ *
  * The run fails when a bot has no deal with 5 working safety orders after setup, when no deal
- * completes, or when the completed deals in the deals table do not add up to the bots' counts and
- * USD profits.
+ * completes, when the completed deals in the deals table do not add up to the bots' counts and
+ * USD profits, or when the outbox is written without a target or stays empty with one.
  */
 import { randomBytes } from 'node:crypto';
 import { botConfigFrom, type BotParams } from '../src/domain/dca-bot/bot-params.ts';
@@ -26,8 +30,12 @@ import { PAPER_MARKETS } from '../src/exchanges/paper/paper-markets.ts';
 import { dec, ZERO } from '../src/shared/decimal.ts';
 import { FieldErrorCollector } from '../src/shared/errors.ts';
 import { SqlDcaRepository, writeDcaRecords } from '../src/store/dca.repository.ts';
+import type { MarketTick } from '../src/domain/market/market-tick.ts';
+import type { RecordWriter } from '../src/engine/engine-store.ts';
+import { bothWriters, OutboxHook } from '../src/notifications/outbox-hook.ts';
+import { SqlNotificationsRepository } from '../src/store/notifications.repository.ts';
 import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
-import { describeResult, marketBatches, replay, type World } from './support/engine-replay.ts';
+import { describeResult, marketBatches, replay, type ReplayResult, type World } from './support/engine-replay.ts';
 
 const BOTS_PER_PAIR = scaled(250);
 const ACTIVE_SAFETY_ORDERS = 5;
@@ -54,25 +62,57 @@ async function run(): Promise<BenchOutcome> {
   await bare.close();
 
   const failures: string[] = [];
+  // Without, with, with, without: the later runs find the code compiled, so each side gets an
+  // early and a late one.
+  const runs: BotsRun[] = [];
+  for (const notified of [false, true, true, false]) runs.push(await withBots(batches, bare, failures, notified));
+  console.log(describeOutbox([runs[0]!, runs[3]!], [runs[1]!, runs[2]!]));
+  return { failures };
+}
+
+interface BotsRun {
+  result: ReplayResult;
+  notices: number;
+}
+
+/**
+ * The bots' replay; `notified`: their user has a notification target, so the outbox's writer adds
+ * each batch's notices to its transaction (as the server does; without one it returns at once).
+ */
+async function withBots(batches: MarketTick[][], bare: ReplayResult, failures: string[], notified: boolean): Promise<BotsRun> {
   let created = 0;
   let setupMs = 0;
+  let outbox: OutboxHook | undefined;
+  const notices: RecordWriter = async (sql, batch) => outbox?.dcaWriter()(sql, batch);
+  const label = notified ? 'with a notification target' : 'no notification target';
   const loaded = await replay(batches, {
     kinds: [dcaBotKind],
-    recordWriters: { [dcaBotKind.name]: writeDcaRecords },
+    recordWriters: { [dcaBotKind.name]: bothWriters(writeDcaRecords, notices) },
     setup: async (world) => {
       const started = Date.now();
+      if (notified) {
+        await world.db.query(
+          `INSERT INTO notification_targets (user_id, kind, name, url, secret_sealed, created_at, updated_at)
+           VALUES ($1, 'webhook', 'bench', 'http://127.0.0.1:9/', 'unused: nothing is sent', now(), now())`,
+          [world.userId],
+        );
+        outbox = new OutboxHook(new SqlNotificationsRepository(world.db));
+        await outbox.refresh();
+      }
       created = await createDcaBots(world);
       setupMs = Date.now() - started;
       const bots = await world.engine.list(dcaBotKind, { userId: world.userId });
       const laddered = bots.filter((bot) =>
         bot.state.deals.some((deal) => deal.orders.filter((order) => order.role === 'safety' && !order.cancelling).length === ACTIVE_SAFETY_ORDERS),
       ).length;
-      console.log(`  after setup: ${laddered} of ${created} bots have a deal with ${ACTIVE_SAFETY_ORDERS} working safety orders`);
-      if (laddered !== created) failures.push(`after setup only ${laddered} of ${created} bots have ${ACTIVE_SAFETY_ORDERS} working safety orders`);
+      console.log(`  ${label}: after setup ${laddered} of ${created} bots have a deal with ${ACTIVE_SAFETY_ORDERS} working safety orders`);
+      if (laddered !== created) failures.push(`${label}: after setup only ${laddered} of ${created} bots have ${ACTIVE_SAFETY_ORDERS} working safety orders`);
+      // Notices of the setup are not the replay's: only what the replay adds is counted.
+      await world.db.query('DELETE FROM notification_outbox');
     },
   });
   console.log(`  ${created} bots created and their first deals started in ${(setupMs / 1000).toFixed(1)} s (included in neither figure)`);
-  console.log(describeResult(`with ${created} DCA bots`, loaded, bare));
+  console.log(describeResult(`${created} DCA bots, ${label}`, loaded, bare));
 
   const [sums] = await loaded.world.db.query<{ started: string; closed: string; usd: string | null }>(
     `SELECT count(*) AS started, count(*) FILTER (WHERE status IN ('completed', 'panic_sold', 'stop_loss_finished')) AS closed,
@@ -87,13 +127,37 @@ async function run(): Promise<BenchOutcome> {
     `  ${sums!.started} deals in the deals table, ${sums!.closed} closed with ${sums!.usd ?? '0'} USD profit; bots report ` +
       `${closed} closed with ${usd.toFixed()} USD; open deals hold ${safetyFills} filled safety orders`,
   );
-  if (Number(sums!.started) === 0) failures.push('no deal started');
-  if (Number(sums!.closed) === 0) failures.push('no deal completed');
+  if (Number(sums!.started) === 0) failures.push(`${label}: no deal started`);
+  if (Number(sums!.closed) === 0) failures.push(`${label}: no deal completed`);
   if (Number(sums!.closed) !== closed || !usd.eq(dec(sums!.usd ?? '0'))) {
-    failures.push('the closed deals in the deals table do not add up to the bots’ counts and USD profits');
+    failures.push(`${label}: the closed deals in the deals table do not add up to the bots’ counts and USD profits`);
   }
+  const [outboxRows] = await loaded.world.db.query<{ count: string }>('SELECT count(*) AS count FROM notification_outbox');
+  const noticeCount = Number(outboxRows!.count);
+  if (notified && noticeCount === 0) failures.push('with a notification target: the outbox stayed empty');
+  if (!notified && noticeCount !== 0) failures.push('no notification target: the outbox was written');
   await loaded.close();
-  return { failures };
+  return { result: loaded, notices: noticeCount };
+}
+
+const signed = (value: number, digits: number) => `${value < 0 ? '−' : '+'}${Math.abs(value).toFixed(digits)}`;
+
+/** What writing notices in the batches' transactions costs, against the runs without a target. */
+function describeOutbox(plain: BotsRun[], notified: BotsRun[]): string {
+  const sum = (runs: BotsRun[], value: (run: BotsRun) => number) => runs.reduce((total, run) => total + value(run), 0);
+  const fills = (runs: BotsRun[]) => sum(runs, (run) => run.result.fills);
+  const perFill = (runs: BotsRun[], value: (run: BotsRun) => number) => sum(runs, value) / Math.max(1, fills(runs));
+  const rate = (runs: BotsRun[]) => sum(runs, (run) => run.result.ticks) / sum(runs, (run) => run.result.ms);
+  const perCpu = (runs: BotsRun[]) => fills(runs) / sum(runs, (run) => run.result.cpuMs);
+  const rows = [perFill(plain, (run) => run.result.written.rows), perFill(notified, (run) => run.result.written.rows)];
+  const wal = [perFill(plain, (run) => run.result.written.walBytes), perFill(notified, (run) => run.result.written.walBytes)];
+  return (
+    `  outbox: ${perFill(notified, (run) => run.notices).toFixed(2)} notices per fill; per fill ` +
+    `${rows[0]!.toFixed(1)} → ${rows[1]!.toFixed(1)} rows, ${Math.round(wal[0]!)} → ${Math.round(wal[1]!)} WAL bytes ` +
+    `(${signed(rows[1]! - rows[0]!, 2)} rows, ${signed(wal[1]! - wal[0]!, 0)} bytes); with a target ` +
+    `${(rate(notified) / rate(plain)).toFixed(2)}× the ticks/s and ${(perCpu(notified) / perCpu(plain)).toFixed(2)}× the fills per CPU second ` +
+    `of the runs without (two runs each side)`
+  );
 }
 
 /** `volumes`: each pair's base and safety order volume in its quote currency, for other price levels. */

@@ -11,9 +11,11 @@ import { UsersService } from './services/users.service.ts';
 import { paperTrading } from './app-paper.ts';
 import type { PaperTrading } from './engine/paper-trading.ts';
 import { Engine } from './engine/engine.ts';
+import { QUARANTINED } from './engine/engine-store.ts';
 import { tradingLog } from './engine/trading-log.ts';
 import { AUTOMATION_KINDS } from './engine/kinds/index.ts';
 import { gridBotKind } from './engine/kinds/grid-bot.kind.ts';
+import { smartTradeKind } from './engine/kinds/smart-trade.kind.ts';
 import { GridBotsService } from './services/grid-bots.service.ts';
 import { SmartTradesService } from './services/smart-trades.service.ts';
 import { TradesService } from './services/trades.service.ts';
@@ -121,7 +123,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const paper = paperTrading(config.paper, db, connector, logger, paperCandles, options.feed);
     const markets = new MarketsService(paper, connector);
     const paperBalances = config.paper.balances.map((b) => ({ currency: b.currency, free: dec(b.amount), locked: ZERO }));
-    const accounts = new AccountsService(new SqlAccountsRepository(db), markets, paper, connector, secretBox, paperBalances);
+    const accountsRepository = new SqlAccountsRepository(db);
+    const accounts = new AccountsService(accountsRepository, markets, paper, connector, secretBox, paperBalances);
     const usersRepository = new SqlUsersRepository(db);
     const users = new UsersService(usersRepository, (user) => accounts.createPaperAccount(user.id));
     const apiKeys = new ApiKeysService(new SqlApiKeysRepository(db), usersRepository, secretBox);
@@ -148,10 +151,15 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     });
     engine.onCommitted(tradingLog(logger));
     const notificationStore = new SqlNotificationsRepository(db);
-    const outboxHook = new OutboxHook(notificationStore, options.now ?? (() => new Date()));
-    engine.onCommitted((batch) => {
-      outboxHook.noteCommitted(batch).catch((error: unknown) => logger.error({ err: error }, 'a bot_disabled notification could not be stored'));
+    const outboxHook = new OutboxHook(notificationStore, async (accountId) => {
+      const account = await accountsRepository.findById(accountId);
+      return account && { userId: account.userId, name: account.name, marketCode: account.marketCode, exchange: markets.find(account.marketCode)?.name ?? account.marketCode };
     });
+    engine.onConnectionChange((accountId, change) => {
+      outboxHook.noteConnection(accountId, change).catch((error: unknown) => logger.error({ err: error, accountId }, 'a connection notification could not be stored'));
+    });
+    engine.registerRecordWriter(QUARANTINED, outboxHook.quarantineWriter());
+    engine.registerRecordWriter(smartTradeKind.name, outboxHook.smartTradeWriter());
     engine.registerRecordWriter(gridBotKind.name, bothWriters(writeGridProfits, outboxHook.gridWriter()));
     const gridBotsRepository = new SqlGridBotsRepository(db);
     // Balancing orders are grossed up by the taker fee: the paper account's own, else the paper
@@ -174,10 +182,11 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       new SignalActions(dcaBots, deals, accounts, markets),
       options.now ?? (() => new Date()),
       logger,
+      db.kind === 'pglite',
     );
     const sender = { telegramApiUrl: config.notifications.telegramApiUrl, now: options.now ?? (() => new Date()) };
     const notifications = new NotificationTargetsService(notificationStore, secretBox, outboxHook, sender);
-    const notificationWorker = new NotificationWorker(notificationStore, outboxHook, secretBox, {
+    const notificationWorker = new NotificationWorker(notificationStore, secretBox, {
       ...sender,
       retryDelaysMs: options.notificationRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
       pollMs: options.notificationPollMs ?? 1000,
@@ -220,7 +229,9 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         return updates;
       },
       startTrading: async () => {
-        // The engine resumes first, so no market event after the restart passes it by.
+        // Notices are written from the engine's first batch; the engine resumes before the
+        // market moves, so no market event after the restart passes it by.
+        if (runsEngine) await outboxHook.start();
         await leasing?.start(engine);
         if (runsEngine) await engine.start();
         // An API process runs no paper feed: prices move the paper venue of the engines.
@@ -228,7 +239,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         await backtests.resume();
         if (runsEngine) {
           await signals.start();
-          await notificationWorker.start();
+          notificationWorker.start();
         }
         trading = true;
         logger.info({ feed: paper.feedKind }, 'paper exchange and engine running');
@@ -238,6 +249,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
           await backtests.close();
           if (trading) {
             await notificationWorker.stop();
+            await outboxHook.stop();
             await signals.stop();
             if (runsEngine) await paper.stop();
             await engine.stop();

@@ -10,6 +10,7 @@ import type { MarketTick } from '../domain/market/market-tick.ts';
 import { Engine, type EngineLogger } from '../engine/engine.ts';
 import { dcaBotKind } from '../engine/kinds/dca-bot.kind.ts';
 import { gridBotKind } from '../engine/kinds/grid-bot.kind.ts';
+import { smartTradeKind } from '../engine/kinds/smart-trade.kind.ts';
 import { AUTOMATION_KINDS } from '../engine/kinds/index.ts';
 import { PaperTrading } from '../engine/paper-trading.ts';
 import type { ExchangeConnector } from '../exchanges/exchange-connector.ts';
@@ -78,7 +79,8 @@ export async function openBacktestVenue(options: VenueOptions, start: Date): Pro
   const clock = () => now;
   const gridProfits = new MemoryGridProfits();
   const deals = new MemoryDcaStore();
-  const engineStore = new MemoryEngineStore({ [gridBotKind.name]: gridProfits.write, [dcaBotKind.name]: deals.write });
+  // A backtest notifies nobody: SmartTrades' records (stop losses, ends) are not kept.
+  const engineStore = new MemoryEngineStore({ [gridBotKind.name]: gridProfits.write, [dcaBotKind.name]: deals.write, [smartTradeKind.name]: () => undefined });
   const paperStore = new MemoryPaperStore();
   const fees = { maker: options.fee, taker: options.fee };
   const venue = new PaperVenue(PAPER_MARKETS, { fees, slippage: fixedSlippage(options.slippageBasisPoints) });

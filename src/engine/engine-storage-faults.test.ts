@@ -11,7 +11,7 @@ import { SqlEngineRepository } from '../store/engine.repository.ts';
 import { SqlPaperRepository } from '../store/paper.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
 import type { AutomationKind } from './automation-kind.ts';
-import type { CommittedBatch, EngineBatch, EngineStore } from './engine-store.ts';
+import { type CommittedBatch, type EngineBatch, type EngineStore, QUARANTINED, type QuarantineRecord, type RecordWriter } from './engine-store.ts';
 import { Engine } from './engine.ts';
 import { PaperTrading } from './paper-trading.ts';
 
@@ -74,7 +74,7 @@ describe('Engine storage faults', () => {
   });
   after(() => db.close());
 
-  async function startProcess(store: EngineStore, onStorageLost?: (error: Error) => void) {
+  async function startProcess(store: EngineStore, onStorageLost?: (error: Error) => void, writers: Record<string, RecordWriter> = {}) {
     const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
     const errors: string[] = [];
     const engine = new Engine({
@@ -87,6 +87,7 @@ describe('Engine storage faults', () => {
       storeRetryDelaysMs: [1, 1, 1, 1],
       ...(onStorageLost === undefined ? {} : { onStorageLost }),
     });
+    for (const [kind, write] of Object.entries(writers)) engine.registerRecordWriter(kind, write);
     await engine.start();
     await paper.start(() => engine.settled());
     const [account] = await db.query<{ id: number }>(
@@ -109,7 +110,15 @@ describe('Engine storage faults', () => {
   }
 
   it('quarantines the automation storage refuses and stores and sends the rest of its batch', async () => {
-    const p = await startProcess(new SqlEngineRepository(db));
+    const recorded: QuarantineRecord[] = [];
+    // The quarantine's record is written with it: what the writer stores commits with the stop.
+    const noteQuarantine: RecordWriter = async (sql, batch) => {
+      for (const { automationId, records } of batch) {
+        recorded.push(...(records as QuarantineRecord[]));
+        await sql.query('INSERT INTO automation_events (automation_id, messages, created_at) VALUES ($1, ARRAY[$2::text], $3)', [automationId, 'noted', at]);
+      }
+    };
+    const p = await startProcess(new SqlEngineRepository(db), undefined, { [QUARANTINED]: noteQuarantine });
     const healthy = [await p.create(), await p.create()];
     const poisoned = await p.create(true);
     const heard: CommittedBatch[] = [];
@@ -124,10 +133,11 @@ describe('Engine storage faults', () => {
     const stopped = (await p.engine.get(buyerKind, poisoned.id))!;
     assert.equal(stopped.state.status, 'quarantined');
     assert.match(stopped.state.reason!, /^Stopped: its changes could not be stored \(INSERT automation_events failed with SQLSTATE 22021\)$/);
-    const [event] = await p.engine.events(poisoned.id, { limit: 5, offset: 0 });
-    assert.equal(event!.message, stopped.state.reason);
+    const events = await p.engine.events(poisoned.id, { limit: 5, offset: 0 });
+    assert.deepEqual(events.map((event) => event.message).sort(), [stopped.state.reason!, 'noted'].sort());
+    assert.deepEqual(recorded, [{ kind: 'buyer_test', userId, reason: stopped.state.reason, at }]);
     assert.deepEqual(p.errors, ['automation quarantined']);
-    // After-commit listeners (streams, notifications) hear of the stop once it is stored.
+    // After-commit listeners (streams) hear of the stop once it is stored.
     const stops = heard.filter((batch) => batch.quarantined !== undefined);
     assert.deepEqual(stops.map((batch) => [batch.automations.map((a) => a.id), batch.quarantined]), [[[poisoned.id], [{ id: poisoned.id, reason: stopped.state.reason }]]]);
     assert.ok(heard.every((batch) => batch.quarantined !== undefined || batch.automations.every((a) => a.id !== poisoned.id)));
@@ -140,6 +150,20 @@ describe('Engine storage faults', () => {
     await again.tick('62000');
     assert.equal((await again.engine.get(buyerKind, poisoned.id))!.state.status, 'quarantined');
     await again.stop();
+  });
+
+  it('stores no quarantine whose record cannot be written: the two are one transaction', async () => {
+    const refuse: RecordWriter = async () => {
+      throw new Error('refused');
+    };
+    const p = await startProcess(new SqlEngineRepository(db), undefined, { [QUARANTINED]: refuse });
+    const poisoned = await p.create(true);
+    await p.tick('60000');
+    const stored = await db.query<{ state: string; running: boolean }>('SELECT state::text, running FROM automations WHERE id = $1', [poisoned.id]);
+    assert.deepEqual([JSON.parse(stored[0]!.state).v.status, stored[0]!.running], ['watching', true]);
+    assert.deepEqual(await p.engine.events(poisoned.id, { limit: 5, offset: 0 }), []);
+    assert.ok(p.errors.includes('the quarantine of an automation could not be stored'), p.errors.join());
+    await p.stop();
   });
 
   it('while storage is unreachable, sends nothing and keeps the inputs, then stores and sends once it is back', async () => {

@@ -12,6 +12,20 @@ export type KindRecords = Array<{ automationId: number; records: unknown[] }>;
 /** Writes one kind's records of a batch (profit rows, deal snapshots) inside the batch's transaction. */
 export type RecordWriter = (sql: Sql, batch: KindRecords) => Promise<void>;
 
+/**
+ * The record kind of the engine's own quarantines: when a writer is registered for it, the stop
+ * of an automation whose changes storage refused is recorded in the transaction that stores it.
+ */
+export const QUARANTINED = 'quarantined';
+
+export interface QuarantineRecord {
+  /** The automation's kind. */
+  kind: string;
+  userId: number;
+  reason: string;
+  at: Date;
+}
+
 export interface StoredAutomation {
   id: number;
   kind: string;
@@ -61,7 +75,7 @@ export interface EngineBatch {
  */
 export type BatchGuard = (tx: Sql, batch: EngineBatch) => Promise<void>;
 
-/** What one stored batch changed, handed to after-commit listeners (streams, notifications). */
+/** What one stored batch changed, handed to after-commit listeners (streams, the trading log). */
 export interface CommittedBatch {
   automations: Array<{ id: number; kind: string; userId: number; accountId: number }>;
   records: EngineBatch['records'];

@@ -19,13 +19,13 @@
  *   ahead of the database for long: a restart reloads from it).
  */
 import type { Command, EngineInput, StepContext } from '../domain/automation.ts';
-import type { Exchange, Ticker } from '../exchanges/exchange.ts';
+import type { ConnectionChange, Exchange, Ticker } from '../exchanges/exchange.ts';
 import type { AnyAutomationKind, Automation, AutomationKind, EngineOrder, LiveAutomation, StoredEvent } from './automation-kind.ts';
 import { StorageUnavailableError } from '../shared/errors.ts';
 import { AccountOwnedElsewhereError, LeaseLostError } from './lease-store.ts';
 import { BatchStore, STORE_RETRY_DELAYS_MS, StorageLostError } from './batch-store.ts';
 import { BatchWriter, type PendingCommand } from './batch-writer.ts';
-import type { AutomationFilter, CommittedBatch, EngineStore, RecordWriter, StoredAutomation } from './engine-store.ts';
+import { type AutomationFilter, type CommittedBatch, type EngineStore, QUARANTINED, type QuarantineRecord, type RecordWriter, type StoredAutomation } from './engine-store.ts';
 import { MarketSources } from './market-sources.ts';
 import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
 import { OrderJournal } from './order-journal.ts';
@@ -33,9 +33,13 @@ import { PriceTriggers } from './price-triggers.ts';
 import { Timers } from './timers.ts';
 
 export interface EngineLogger {
+  info?(object: object, message: string): void;
   warn(object: object, message: string): void;
   error(object: object, message: string): void;
 }
+
+/** Hears an account's exchange becoming unreachable or reachable again. */
+export type ConnectionListener = (accountId: number, change: ConnectionChange) => void;
 
 export interface EnginePorts {
   store: EngineStore;
@@ -101,12 +105,15 @@ export class Engine {
   private storageLost: StorageLostError | undefined;
   private lastBatchAt = 0;
   private readonly committedListeners: Array<(batch: CommittedBatch) => void> = [];
+  private readonly recordKinds = new Set<string>();
+  private readonly connectionListeners: ConnectionListener[] = [];
 
   constructor(private readonly ports: EnginePorts) {
     for (const kind of ports.kinds) this.kinds.set(kind.name, kind);
     this.sources = new MarketSources(ports.exchangeFor, {
       onTicker: (source, ticker) => this.enqueue({ type: 'tick', source, ticker }),
       onOrderUpdate: (accountId, update) => this.enqueue({ type: 'order', accountId, update }),
+      onConnectionChange: (accountId, change) => this.connectionChanged(accountId, change),
     });
     const batches = new BatchStore(ports.store, ports.storeRetryDelaysMs ?? STORE_RETRY_DELAYS_MS, (error, attempt) => {
       this.waitingForStorage = true;
@@ -124,14 +131,20 @@ export class Engine {
 
   registerRecordWriter(kindName: string, write: RecordWriter): void {
     this.ports.store.registerRecordWriter(kindName, write);
+    this.recordKinds.add(kindName);
   }
 
   /**
    * Calls `listener` after each batch is stored, with what it changed. Listeners run on the
-   * engine's path, so they must only take note and return (streams and notifications queue work).
+   * engine's path, so they must only take note and return (streams queue work).
    */
   onCommitted(listener: (batch: CommittedBatch) => void): void {
     this.committedListeners.push(listener);
+  }
+
+  /** Calls `listener` when the exchange of an account this engine runs is lost or recovered. */
+  onConnectionChange(listener: ConnectionListener): void {
+    this.connectionListeners.push(listener);
   }
 
   /**
@@ -453,25 +466,41 @@ export class Engine {
     const last = stored ? kind.fromJson((stored.state as StoredState).v) : automation.state;
     automation.state = kind.quarantine ? kind.quarantine(last, message) : last;
     automation.updatedAt = at;
+    const record: QuarantineRecord = { kind: kind.name, userId: automation.userId, reason: message, at };
     try {
       await this.writer.storeAlone({
         automations: [{ id, running: false, state: { v: kind.toJson(automation.state) } satisfies StoredState, updatedAt: at }],
         events: [{ automationId: id, message, at }],
         orders: [],
-        records: [],
+        records: this.recordKinds.has(QUARANTINED) ? [{ kind: QUARANTINED, automationId: id, records: [record] }] : [],
       });
     } catch (error) {
       if (error instanceof StorageLostError) this.loseStorage(error);
       else this.ports.logger.error({ err: error, automationId: id }, 'the quarantine of an automation could not be stored');
       throw error;
     }
-    // Streams show the stopped automation; notifications tell its owner.
+    // Streams show the stopped automation.
     this.notifyCommitted({
       automations: [{ id, kind: kind.name, userId: automation.userId, accountId: automation.accountId }],
       records: [],
       events: [{ automationId: id, message, at }],
       quarantined: [{ id, reason: message }],
     });
+  }
+
+  /** Told by the engine that runs the account only, so that engines sharing a database tell it once. */
+  private connectionChanged(accountId: number, change: ConnectionChange): void {
+    if (this.ports.leases && !this.ports.leases.owns(accountId)) return;
+    const fields = { accountId, since: change.since, failures: change.failures, error: change.error };
+    if (change.state === 'lost') this.ports.logger.warn(fields, 'exchange connection lost; orders wait until it is back');
+    else this.ports.logger.info?.(fields, 'exchange connection recovered');
+    for (const listener of this.connectionListeners) {
+      try {
+        listener(accountId, change);
+      } catch (error) {
+        this.ports.logger.error({ err: error }, 'connection listener failed');
+      }
+    }
   }
 
   /** Another engine took the account: what this one had in memory for it is stale, not wrong to store. */

@@ -4,7 +4,7 @@
  * many paper accounts there are; each real account is its own source.
  */
 import type { TradingRules } from '../domain/market/trading-rules.ts';
-import type { Exchange, OrderUpdate, Ticker } from '../exchanges/exchange.ts';
+import type { ConnectionChange, Exchange, OrderUpdate, Ticker } from '../exchanges/exchange.ts';
 import type { Decimal } from '../shared/decimal.ts';
 
 export interface SourceTicker {
@@ -21,6 +21,7 @@ interface Source {
 export interface MarketEvents {
   onTicker(source: string, ticker: Ticker): void;
   onOrderUpdate(accountId: number, update: OrderUpdate): void;
+  onConnectionChange(accountId: number, change: ConnectionChange): void;
 }
 
 export class MarketSources {
@@ -95,6 +96,7 @@ export class MarketSources {
       exchange.onTicker((ticker) => this.events.onTicker(source, ticker));
     }
     exchange.onOrderUpdate((update) => this.events.onOrderUpdate(accountId, update));
+    exchange.onConnectionChange?.((change) => this.events.onConnectionChange(accountId, change));
     this.accounts.set(accountId, { exchange, source });
   }
 }

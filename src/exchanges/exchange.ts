@@ -83,6 +83,22 @@ export interface Ticker {
 
 export type Unsubscribe = () => void;
 
+/**
+ * Whether the exchange answers an account's requests changed: reported once per transition,
+ * never per failed request.
+ */
+export interface ConnectionChange {
+  state: 'lost' | 'recovered';
+  /** When the requests started failing; for `recovered`, the start of the outage that ended. */
+  since: Date;
+  /** When the change was noticed. */
+  at: Date;
+  /** The last failure, in the adapter's words (never a credential). */
+  error: string;
+  /** Requests in a row that failed. */
+  failures: number;
+}
+
 export interface Exchange {
   /** The market code as the API names it (`paper_trading`, `binance`, ...). */
   readonly marketCode: string;
@@ -96,6 +112,8 @@ export interface Exchange {
   findOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder | undefined>;
   onOrderUpdate(listener: (update: OrderUpdate) => void): Unsubscribe;
   onTicker(listener: (ticker: Ticker) => void): Unsubscribe;
+  /** Reports the exchange becoming unreachable and reachable again; a venue that cannot lose its connection (paper) has none. */
+  onConnectionChange?(listener: (change: ConnectionChange) => void): Unsubscribe;
 }
 
 /** Failures every adapter reports the same way, so the API can answer them clearly. */

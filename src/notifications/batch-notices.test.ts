@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Deal } from '../domain/dca-bot/deal.ts';
-import type { DcaRecord } from '../domain/dca-bot/step-output.ts';
+import type { DcaRecord, DealMilestone } from '../domain/dca-bot/step-output.ts';
 import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
+import type { SmartTradeRecord } from '../domain/smart-trade/trade-records.ts';
 import { dec } from '../shared/decimal.ts';
-import { dcaNotices, gridCycles } from './batch-notices.ts';
+import { dcaNotices, gridCycles, smartTradeNotices } from './batch-notices.ts';
 
 const AT = Date.parse('2026-03-02T10:00:30Z');
 
@@ -16,27 +17,35 @@ function deal(changes: Partial<Deal>): Deal {
   } as unknown as Deal;
 }
 
-const records = (dealState: Deal, ...messages: string[]): DcaRecord[] => [
-  ...messages.map((message) => ({ type: 'deal_event' as const, dealId: dealState.id, message, at: AT })),
+type Milestone = [DealMilestone, number, Deal['status']];
+
+const records = (dealState: Deal, ...milestones: Milestone[]): DcaRecord[] => [
+  // Log lines say the same in words; notices never read them.
+  { type: 'deal_event', dealId: dealState.id, message: 'Base order executed. Price: 100 USDT', at: AT },
+  ...milestones.map(([milestone, safetyOrders, status]) => ({ type: 'deal_milestone' as const, dealId: dealState.id, milestone, safetyOrders, status, at: AT })),
   { type: 'deal', deal: dealState, botName: 'night owl', accountId: 3, userId: 9 },
 ];
 
 describe('dcaNotices', () => {
-  it('names a deal opening, a safety order, a close and a stop loss once each, by key', () => {
-    const cases: Array<[Deal, string[], Array<[string, string]>]> = [
-      [deal({}), ['Placing base order. Price: 100 USDT', 'Base order executed. Price: 100 USDT. Size: 150 USDT (1.5 ETH)'], [['deal_opened', 'deal_opened:7']]],
-      [deal({ safetyCompleted: 2 }), ['Safety trade 2 executed. Price: 95 USDT'], [['safety_order_filled', 'safety_order_filled:7:2']]],
-      [deal({ status: 'completed', finalProfit: '3.2' }), ['TakeProfit trade executed. Price: 103 USDT', 'Deal completed. Profit: 3.2 USDT (2.13%)'], [['deal_closed', 'deal_closed:7']]],
+  it('names a deal opening, each safety order, a close and a stop loss once each, by key', () => {
+    const cases: Array<[Deal, Milestone[], Array<[string, string, number]>]> = [
+      [deal({}), [['opened', 0, 'bought']], [['deal_opened', 'deal_opened:7', 0]]],
+      [
+        deal({ safetyCompleted: 3 }),
+        [['safety_order_filled', 2, 'bought'], ['safety_order_filled', 3, 'bought']],
+        [['safety_order_filled', 'safety_order_filled:7:2', 2], ['safety_order_filled', 'safety_order_filled:7:3', 3]],
+      ],
+      [deal({ status: 'completed', finalProfit: '3.2' }), [['closed', 0, 'completed']], [['deal_closed', 'deal_closed:7', 0]]],
       [
         deal({ status: 'stop_loss_finished', finalProfit: '-7.5' }),
-        ['Market close executed. Price: 95 USDT', 'Deal closed by Stop Loss. Profit: -7.5 USDT (-5%)'],
-        [['deal_closed', 'deal_closed:7'], ['stop_loss_triggered', 'stop_loss_triggered:7']],
+        [['closed', 1, 'stop_loss_finished']],
+        [['deal_closed', 'deal_closed:7', 1], ['stop_loss_triggered', 'stop_loss_triggered:7', 1]],
       ],
-      [deal({}), ['Manual safety trade executed. Price: 90 USDT', 'Placing TakeProfit trade. Price: 103 USDT'], []],
+      [deal({}), [], []],
     ];
-    for (const [state, messages, expected] of cases) {
-      const notices = dcaNotices([{ automationId: 4, records: records(state, ...messages) }]);
-      assert.deepEqual(notices.map((n) => [n.event, n.dedupeKey]), expected, messages.join(' / '));
+    for (const [state, milestones, expected] of cases) {
+      const notices = dcaNotices([{ automationId: 4, records: records(state, ...milestones) }]);
+      assert.deepEqual(notices.map((n) => [n.event, n.dedupeKey, n.payload.completed_safety_orders]), expected, JSON.stringify(milestones));
       for (const notice of notices) {
         assert.equal(notice.userId, 9);
         assert.deepEqual(notice.at, new Date(AT));
@@ -45,6 +54,29 @@ describe('dcaNotices', () => {
         assert.equal(notice.payload.average_price, '100');
       }
     }
+  });
+});
+
+describe('smartTradeNotices', () => {
+  it('names a SmartTrade’s stop loss and its end once each, by the trade, for the store to find its owner', () => {
+    const facts = { pair: 'USDT_SOL', base: 'SOL', quote: 'USDT', side: 'sell' as const, at: new Date(AT) };
+    const notices = smartTradeNotices([
+      {
+        automationId: 42,
+        records: [
+          { type: 'stop_loss_triggered', ...facts, price: '161' },
+          { type: 'closed', ...facts, status: 'stop_loss_finished', profit: '-11.2', profitPercentage: '-7', error: null },
+        ] satisfies SmartTradeRecord[],
+      },
+    ]);
+    assert.deepEqual(notices.map((n) => [n.automationId, n.event, n.dedupeKey]), [
+      [42, 'stop_loss_triggered', 'stop_loss_triggered:smart_trade:42'],
+      [42, 'smart_trade_closed', 'smart_trade_closed:42'],
+    ]);
+    assert.deepEqual(notices[1]!.payload, {
+      smart_trade_id: 42, pair: 'USDT_SOL', base: 'SOL', quote: 'USDT', side: 'sell',
+      status: 'stop_loss_finished', profit: '-11.2', profit_percentage: '-7', profit_currency: 'USDT', error: null,
+    });
   });
 });
 

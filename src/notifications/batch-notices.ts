@@ -2,17 +2,17 @@
  * What one engine batch has to say to people, read from the records the DCA and grid kinds write
  * in the batch's transaction. Pure: the outbox writer stores what these answer.
  *
- * DCA notices follow the deal's own log lines (the domain's one account of what happened) and take
- * their figures from the deal's snapshot at the end of the batch. Each DCA notice has a key that
- * names it once (a deal opens once, its n-th safety order fills once), so storing a batch again
- * stores its notices once. Grid cycles are summed per bot and minute.
+ * DCA notices follow the deals' milestone records and take their figures from the deal's snapshot
+ * at the end of the batch; SmartTrade notices follow the trade's stop-loss and closing records.
+ * Each notice has a key that names it once, so storing a batch again stores its notices once.
+ * Grid cycles are summed per bot and minute.
  */
-import type { DealRecord, DcaRecord } from '../domain/dca-bot/step-output.ts';
-import type { Deal } from '../domain/dca-bot/deal.ts';
+import type { DcaRecord, DealMilestone, DealMilestoneRecord, DealRecord } from '../domain/dca-bot/step-output.ts';
 import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
 import type { KindRecords } from '../engine/engine-store.ts';
 import { dec, type Decimal, ZERO } from '../shared/decimal.ts';
-import type { DealPayload, NotificationEvent } from './notification-events.ts';
+import type { SmartTradeRecord } from '../domain/smart-trade/trade-records.ts';
+import type { DealPayload, NotificationEvent, SmartTradeClosedPayload, SmartTradeStopPayload } from './notification-events.ts';
 
 export interface Notice {
   userId: number;
@@ -21,6 +21,9 @@ export interface Notice {
   payload: Record<string, unknown>;
   at: Date;
 }
+
+/** A notice of an automation whose owner the store looks up (the record does not name them). */
+export type AutomationNotice = Omit<Notice, 'userId'> & { automationId: number };
 
 /** A grid bot's cycles completed within one minute of one batch. */
 export interface GridCycles {
@@ -31,17 +34,16 @@ export interface GridCycles {
   usdProfit: Decimal | null;
 }
 
-const ENDINGS = ['Deal completed', 'Deal closed at market price', 'Deal closed by Stop Loss', 'Deal cancelled', 'Deal failed'];
+const MILESTONE_EVENTS: Record<DealMilestone, NotificationEvent> = {
+  opened: 'deal_opened',
+  safety_order_filled: 'safety_order_filled',
+  closed: 'deal_closed',
+};
 
-function dealEvent(message: string): { event: NotificationEvent; key: (deal: Deal) => string } | undefined {
-  if (message.startsWith('Base order executed')) return { event: 'deal_opened', key: (deal) => `deal_opened:${deal.id}` };
-  if (/^Safety trade \d+ executed/.test(message)) {
-    return { event: 'safety_order_filled', key: (deal) => `safety_order_filled:${deal.id}:${deal.safetyCompleted}` };
-  }
-  if (ENDINGS.some((ending) => message.startsWith(ending)) && message.includes('. Profit:')) {
-    return { event: 'deal_closed', key: (deal) => `deal_closed:${deal.id}` };
-  }
-  return undefined;
+/** The key that names a milestone once: a deal opens once, its n-th safety order fills once. */
+function milestoneKey(record: DealMilestoneRecord): string {
+  const event = MILESTONE_EVENTS[record.milestone];
+  return record.milestone === 'safety_order_filled' ? `${event}:${record.dealId}:${record.safetyOrders}` : `${event}:${record.dealId}`;
 }
 
 export function dcaNotices(batch: KindRecords): Notice[] {
@@ -50,16 +52,38 @@ export function dcaNotices(batch: KindRecords): Notice[] {
     const latest = new Map<number, DealRecord>();
     for (const record of records as DcaRecord[]) if (record.type === 'deal') latest.set(record.deal.id, record);
     for (const record of records as DcaRecord[]) {
-      if (record.type !== 'deal_event') continue;
-      const found = dealEvent(record.message);
+      if (record.type !== 'deal_milestone') continue;
       const owner = latest.get(record.dealId);
-      if (!found || !owner) continue;
-      const { deal } = owner;
-      const payload = dealPayload(automationId, owner);
+      if (!owner) continue;
+      const payload = { ...dealPayload(automationId, owner), completed_safety_orders: record.safetyOrders };
       const at = new Date(record.at);
-      notices.push({ userId: owner.userId, event: found.event, dedupeKey: found.key(deal), payload, at });
-      if (found.event === 'deal_closed' && deal.status === 'stop_loss_finished') {
-        notices.push({ userId: owner.userId, event: 'stop_loss_triggered', dedupeKey: `stop_loss_triggered:${deal.id}`, payload, at });
+      notices.push({ userId: owner.userId, event: MILESTONE_EVENTS[record.milestone], dedupeKey: milestoneKey(record), payload, at });
+      if (record.milestone === 'closed' && record.status === 'stop_loss_finished') {
+        notices.push({ userId: owner.userId, event: 'stop_loss_triggered', dedupeKey: `stop_loss_triggered:${record.dealId}`, payload, at });
+      }
+    }
+  }
+  return notices;
+}
+
+export function smartTradeNotices(batch: KindRecords): AutomationNotice[] {
+  const notices: AutomationNotice[] = [];
+  for (const { automationId, records } of batch) {
+    for (const record of records as SmartTradeRecord[]) {
+      const facts = { smart_trade_id: automationId, pair: record.pair, base: record.base, quote: record.quote, side: record.side };
+      if (record.type === 'stop_loss_triggered') {
+        const payload: SmartTradeStopPayload = { ...facts, trigger_price: record.price };
+        notices.push({ automationId, event: 'stop_loss_triggered', dedupeKey: `stop_loss_triggered:smart_trade:${automationId}`, payload: { ...payload }, at: record.at });
+      } else {
+        const payload: SmartTradeClosedPayload = {
+          ...facts,
+          status: record.status,
+          profit: record.profit,
+          profit_percentage: record.profitPercentage,
+          profit_currency: record.quote,
+          error: record.error,
+        };
+        notices.push({ automationId, event: 'smart_trade_closed', dedupeKey: `smart_trade_closed:${automationId}`, payload: { ...payload }, at: record.at });
       }
     }
   }

@@ -8,8 +8,11 @@ export const NOTIFICATION_EVENTS = [
   'safety_order_filled',
   'deal_closed',
   'stop_loss_triggered',
+  'smart_trade_closed',
   'grid_cycles_completed',
   'bot_disabled',
+  'exchange_connection_lost',
+  'exchange_connection_recovered',
   'daily_summary',
   'test',
 ] as const;
@@ -40,6 +43,29 @@ export interface DealPayload {
   usd_final_profit: string | null;
 }
 
+interface SmartTradeFacts {
+  smart_trade_id: number;
+  pair: string;
+  base: string;
+  quote: string;
+  /** buy: a long position; sell: a short one. */
+  side: 'buy' | 'sell';
+}
+
+/** A SmartTrade's stop loss triggered (`stop_loss_triggered`); its closing order goes out. */
+export interface SmartTradeStopPayload extends SmartTradeFacts {
+  trigger_price: string;
+}
+
+export interface SmartTradeClosedPayload extends SmartTradeFacts {
+  status: string;
+  /** Realised, in the quote currency; null when nothing was bought (or sold, for a short). */
+  profit: string | null;
+  profit_percentage: string | null;
+  profit_currency: string;
+  error: string | null;
+}
+
 export interface GridCyclesPayload {
   bot_id: number;
   bot_name: string;
@@ -56,6 +82,22 @@ export interface BotDisabledPayload {
   bot_id: number;
   kind: string;
   reason: string;
+}
+
+/** An exchange account became unreachable (`exchange_connection_lost`) or reachable again. */
+export interface ConnectionPayload {
+  account_id: number;
+  account_name: string;
+  /** The exchange's name (`Binance`) and market code (`binance`). */
+  exchange: string;
+  market_code: string;
+  /** When its requests started failing. */
+  since: string;
+  /** When the change was noticed: the third failure in a row, or the first answer again. */
+  at: string;
+  /** The last failure, as the exchange adapter words it. */
+  error: string;
+  failed_requests: number;
 }
 
 export interface DailySummaryPayload {

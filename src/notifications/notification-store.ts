@@ -1,6 +1,6 @@
 /** The port through which notifications keep their targets, outbox and deliveries (migration 0031). */
 import type { Sql } from '../store/database.ts';
-import type { GridCycles, Notice } from './batch-notices.ts';
+import type { AutomationNotice, GridCycles, Notice } from './batch-notices.ts';
 import type { NotificationEvent, OutboxNotification } from './notification-events.ts';
 
 export type TargetKind = 'webhook' | 'telegram';
@@ -43,8 +43,16 @@ export interface NotificationStore {
   remove(userId: number, id: number): Promise<boolean>;
   /** Whether any user has an enabled target; the engine's hook writes nothing while none does. */
   anyEnabled(): Promise<boolean>;
+  /**
+   * Calls `onChange` when targets may have changed in any process sharing the store (and when
+   * changes may have been missed). Undefined when no other process can change them (the
+   * embedded store); otherwise call the answer to stop.
+   */
+  watchTargets(onChange: () => void): Promise<(() => Promise<void>) | undefined>;
   /** Inside the engine's batch transaction; a notice already stored (same key) is not stored again. */
   writeNotices(sql: Sql, notices: readonly Notice[]): Promise<void>;
+  /** writeNotices for notices that name their automation instead of its owner. */
+  writeAutomationNotices(sql: Sql, notices: readonly AutomationNotice[]): Promise<void>;
   /** writeNotices outside any transaction. */
   insertNotices(notices: readonly Notice[]): Promise<void>;
   /** Inside the engine's batch transaction; adds to the bot's row of that minute. */

@@ -8,7 +8,6 @@
  * crash in between sends it again. Webhook receivers can drop repeats by X-Tradeloop-Delivery.
  */
 import type { SecretBox } from '../auth/secret-box.ts';
-import type { OutboxHook } from './outbox-hook.ts';
 import type { DueDelivery, NotificationStore } from './notification-store.ts';
 import { send, type SenderOptions } from './senders.ts';
 
@@ -36,13 +35,11 @@ export class NotificationWorker {
 
   constructor(
     private readonly store: NotificationStore,
-    private readonly hook: OutboxHook,
     private readonly secrets: SecretBox,
     private readonly options: WorkerOptions,
   ) {}
 
-  async start(): Promise<void> {
-    await this.hook.refresh();
+  start(): void {
     this.timer = setInterval(() => void this.runPass(), this.options.pollMs);
     this.timer.unref();
     void this.runPass();
@@ -63,7 +60,6 @@ export class NotificationWorker {
   }
 
   private async work(): Promise<void> {
-    await this.hook.refresh();
     const now = this.options.now();
     await this.summarize(now);
     await this.store.fanOut(now);

@@ -40,6 +40,8 @@ export interface StartDealInput {
   skipSignalChecks: boolean;
   skipOpenDealsChecks: boolean;
   onlyForEnabled: boolean;
+  /** The TradingView signal asking: the deal is started once however often it asks. */
+  signalId?: string;
 }
 
 export class DcaBotsService {
@@ -118,13 +120,14 @@ export class DcaBotsService {
     const before = new Set(bot.state.deals.map((deal) => deal.id));
     let after: Bot;
     try {
-      after = await this.engine.act(dcaBotKind, bot.id, {
+      const start = {
         type: 'start_deal',
         pair,
         skipSignalChecks: input.skipSignalChecks,
         skipOpenDealsChecks: input.skipOpenDealsChecks,
         onlyForEnabled: input.onlyForEnabled,
-      });
+      } as const;
+      after = await this.engine.act(dcaBotKind, bot.id, input.signalId === undefined ? start : { type: 'signal', id: input.signalId, action: start });
     } catch (error) {
       if (error instanceof DealStartError) throw errors.unprocessable(error.message);
       if (error instanceof TransitionError) throw errors.unprocessable('The bot is disabled');
@@ -147,6 +150,15 @@ export class DcaBotsService {
 
   async closeAll(userId: number, botId: number, how: 'panic_sell_all' | 'cancel_all'): Promise<Bot> {
     return this.act(await this.get(userId, botId), { type: how });
+  }
+
+  /**
+   * Closes the bot's deals at market (a pair's only, when given) as a signal asks, once however
+   * often it asks; deals already closing are left to finish. The bot's mark of the signal names
+   * the deals it closed.
+   */
+  closeForSignal(bot: Bot, signalId: string, pair: string | undefined): Promise<Bot> {
+    return this.act(bot, { type: 'signal', id: signalId, action: { type: 'panic_sell_all', ...(pair === undefined ? {} : { pair }) } });
   }
 
   /**

@@ -142,11 +142,13 @@ export class DealsService {
   }
 
   /** Applies an action to an active deal and returns the deal as it then is. */
-  async act(userId: number, dealId: number, action: DealAction): Promise<DealView> {
+  /** With `signalId`, the action a TradingView signal asks for: applied once however often it asks. */
+  async act(userId: number, dealId: number, action: DealAction, signalId?: string): Promise<DealView> {
     const stored = await this.owned(userId, dealId);
     try {
       if (stored.deal.closedAt !== null) throw new TransitionError(stored.deal.status, action.type);
-      await this.engine.act(dcaBotKind, stored.botId, { type: 'deal', dealId, action });
+      const act = { type: 'deal', dealId, action } as const;
+      await this.engine.act(dcaBotKind, stored.botId, signalId === undefined ? act : { type: 'signal', id: signalId, action: act });
     } catch (error) {
       throw dealActionError(error, action);
     }

@@ -4,9 +4,11 @@
  * once their delay is over on the engine's clock. A signal's id is derived from its body and the
  * second it arrived, so the same delivery repeated is stored and run once.
  *
- * Invariant: a signal is marked running before its action starts. After a crash, one left running
- * is marked failed, not repeated: an action is never run twice, at the price of losing one caught
- * in the instant between being taken and its outcome being stored.
+ * Exactly once: a signal is claimed (marked running, for a minute on the engine's clock) before
+ * its action starts, and its action reaches the bot with the signal's id, which the bot stores
+ * with the action's effect. A signal a crash left running is run again once its claim runs out
+ * (at once after a restart of the one process using the embedded store): the bot either took
+ * no effect, and the action runs, or shows the mark, and the signal is done with no second effect.
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { hasStrategy } from '../domain/dca-bot/deal-starts.ts';
@@ -14,7 +16,7 @@ import { dcaBotKind } from '../engine/kinds/dca-bot.kind.ts';
 import type { Bot } from '../services/dca-bots.service.ts';
 import type { DcaEngine } from '../services/deals.service.ts';
 import { ApiError, errors } from '../shared/errors.ts';
-import type { SignalActions } from './signal-actions.ts';
+import { NoPriceYet, type SignalActions } from './signal-actions.ts';
 import { readSignal, type Signal, type SignalInput } from './signal-body.ts';
 
 export type SignalStatus = 'pending' | 'running' | 'done' | 'failed';
@@ -44,10 +46,17 @@ export interface SignalStore {
   /** Undefined when a signal with this id is already stored. */
   insert(signal: NewSignal): Promise<StoredSignal | undefined>;
   get(id: string): Promise<StoredSignal | undefined>;
-  /** Marks up to `limit` pending signals due by `now` as running and answers them, oldest first. */
-  claimDue(now: Date, limit: number): Promise<StoredSignal[]>;
-  finish(id: string, status: 'done' | 'failed', outcome: string, at: Date): Promise<void>;
-  running(): Promise<StoredSignal[]>;
+  /**
+   * Claims for `claimant` until `until` the oldest signal due by `now`: pending, or running under a
+   * claim that ran out. Undefined when none is due.
+   */
+  claimDue(now: Date, until: Date, claimant: string): Promise<StoredSignal | undefined>;
+  /** Stores the outcome if `claimant` still holds the claim; false when another took it over. */
+  finish(id: string, claimant: string, status: 'done' | 'failed', outcome: string, at: Date): Promise<boolean>;
+  /** Makes the signal pending again, due at `runAt`, if `claimant` still holds it. */
+  postpone(id: string, claimant: string, runAt: Date): Promise<boolean>;
+  /** Ends the claims of running signals: their process is gone (a restart of the embedded store's one process). */
+  releaseClaims(): Promise<void>;
   logBotEvent(botId: number, message: string, at: Date): Promise<void>;
 }
 
@@ -65,7 +74,11 @@ export interface SignalReceipt {
   outcome?: string;
 }
 
-const CLAIM_BATCH = 50;
+/** Far longer than an action takes; a claim this old belongs to a process that is gone. */
+const CLAIM_MS = 60_000;
+/** A signal whose market has no price yet (a server just started) is tried again this often, for this long. */
+const PRICE_RETRY_MS = 2000;
+const PRICE_WAIT_MS = 60_000;
 const CHECK_EVERY_MS = 1000;
 /** TradingView gives up after 3 s: an immediate signal's outcome is awaited at most this long. */
 const ANSWER_WITHIN_MS = 2000;
@@ -75,13 +88,16 @@ export class SignalsService {
   private working: Promise<void> | undefined;
   private again = false;
   private readonly waiting = new Map<string, Array<(signal: StoredSignal) => void>>();
+  private readonly claimant = randomUUID();
 
+  /** `exclusive`: no other process runs signals on this store (the embedded one). */
   constructor(
     private readonly store: SignalStore,
     private readonly engine: Pick<DcaEngine, 'get'>,
     private readonly actions: SignalActions,
     private readonly clock: () => Date,
     private readonly logger: SignalLogger,
+    private readonly exclusive: boolean,
   ) {}
 
   /** The bots' email tokens, made on first use (bots created before signals existed have none). */
@@ -126,11 +142,9 @@ export class SignalsService {
     return receipt(outcome ?? stored);
   }
 
-  /** Settles signals a crash left running, then checks for due signals every second. */
+  /** Runs what is due (signals a crash left running included), then checks every second. */
   async start(): Promise<void> {
-    for (const signal of await this.store.running()) {
-      await this.finish(signal, 'failed', 'interrupted by a restart before its outcome was stored; not repeated');
-    }
+    if (this.exclusive) await this.store.releaseClaims();
     this.checking = setInterval(() => this.runDue(), CHECK_EVERY_MS);
     this.checking.unref();
     await this.runDue();
@@ -155,32 +169,55 @@ export class SignalsService {
     do {
       this.again = false;
       try {
-        for (let due = await this.store.claimDue(this.clock(), CLAIM_BATCH); due.length > 0; due = await this.store.claimDue(this.clock(), CLAIM_BATCH)) {
-          for (const signal of due) await this.run(signal);
-        }
+        // One at a time, each claimed just before it runs, so that no claim waits out others' actions.
+        for (let due = await this.claim(); due !== undefined; due = await this.claim()) await this.run(due);
       } catch (error) {
         this.logger.error({ err: error }, 'TradingView signals could not be run');
       }
     } while (this.again);
   }
 
+  private claim(): Promise<StoredSignal | undefined> {
+    const now = this.clock();
+    return this.store.claimDue(now, new Date(now.getTime() + CLAIM_MS), this.claimant);
+  }
+
   private async run(stored: StoredSignal): Promise<void> {
+    this.logger.info({ botId: stored.botId, signalId: stored.id }, 'TradingView signal running');
+    let status: 'done' | 'failed' = 'done';
+    let outcome: string;
     try {
       const signal = readSignal(stored.body as SignalInput);
       const bot = await this.engine.get(dcaBotKind, stored.botId);
       if (!bot) throw errors.dcaBotNotFound();
-      const refusal = refusalOf(bot, signal);
+      const doneBefore = this.actions.doneBefore(bot, signal, stored.id);
+      const refusal = doneBefore === undefined ? refusalOf(bot, signal) : undefined;
       if (refusal) throw refusal;
-      await this.finish(stored, 'done', await this.actions.run(bot, signal));
+      outcome = doneBefore ?? (await this.actions.run(bot, signal, stored.id));
     } catch (error) {
+      if (error instanceof NoPriceYet && (await this.waitForPrice(stored))) return;
       if (!(error instanceof ApiError)) this.logger.error({ err: error, signalId: stored.id }, 'TradingView signal failed');
-      await this.finish(stored, 'failed', describe(error));
+      status = 'failed';
+      outcome = describe(error);
     }
+    await this.finish(stored, status, outcome);
+  }
+
+  /** Puts the signal back to wait for a price, up to a minute after it was due; false past that. */
+  private async waitForPrice(stored: StoredSignal): Promise<boolean> {
+    const dueAt = stored.receivedAt.getTime() + readSignal(stored.body as SignalInput).delaySeconds * 1000;
+    const now = this.clock().getTime();
+    if (now >= dueAt + PRICE_WAIT_MS) return false;
+    this.logger.info({ botId: stored.botId, signalId: stored.id }, 'TradingView signal waits for a price');
+    return this.store.postpone(stored.id, this.claimant, new Date(now + PRICE_RETRY_MS));
   }
 
   private async finish(signal: StoredSignal, status: 'done' | 'failed', outcome: string): Promise<void> {
     const at = this.clock();
-    await this.store.finish(signal.id, status, outcome, at);
+    if (!(await this.store.finish(signal.id, this.claimant, status, outcome, at))) {
+      this.logger.warn({ signalId: signal.id }, 'TradingView signal taken over by another server before its outcome was stored');
+      return;
+    }
     await this.store.logBotEvent(signal.botId, `TradingView signal ${status === 'done' ? 'done' : 'failed'}: ${outcome}`, at).catch(() => undefined);
     const finished = { ...signal, status, outcome };
     for (const resolve of this.waiting.get(signal.id) ?? []) resolve(finished);

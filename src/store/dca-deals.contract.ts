@@ -46,9 +46,14 @@ export function dcaDealsContract(name: string, setup: () => Promise<DcaStoreSubj
     const filter = (changes: Partial<DealFilter> = {}): DealFilter => ({ userId: subject.userId, order: 'created_at', direction: 'asc', limit: 100, offset: 0, ...changes });
     const ids = (deals: Array<{ deal: Deal }>) => deals.map((stored) => stored.deal.id - subject.dealIdBase);
 
-    it('keeps the latest snapshot of each deal and its log', async () => {
+    it('keeps the latest snapshot of each deal and its log (its lines, not its milestones)', async () => {
       await write([record(deal(1)), { type: 'deal_event', dealId: subject.dealIdBase + 1, message: 'Base order placed', at: T0 } as DcaRecord]);
-      await write([record(closed(1, 'completed', '2.5', T0 + DAY)), { type: 'deal_event', dealId: subject.dealIdBase + 1, message: 'Completed', at: T0 + DAY } as DcaRecord]);
+      await write([
+        record(closed(1, 'completed', '2.5', T0 + DAY)),
+        { type: 'deal_event', dealId: subject.dealIdBase + 1, message: 'Completed', at: T0 + DAY },
+        // Milestones are for notifications; the deal's log keeps only its lines.
+        { type: 'deal_milestone', dealId: subject.dealIdBase + 1, milestone: 'closed', safetyOrders: 0, status: 'completed', at: T0 + DAY },
+      ]);
       const found = await store.findDeal(subject.dealIdBase + 1);
       assert.equal(found?.deal.status, 'completed');
       assert.deepEqual({ ...found, deal: undefined }, { deal: undefined, botId: subject.botIds[0], botName: 'bot 0', accountId: subject.accountIds[0], userId: subject.userId });

@@ -35,7 +35,7 @@ export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<voi
   for (const { automationId, records } of batch) {
     for (const record of records as DcaRecord[]) {
       if (record.type === 'deal') latest.set(record.deal.id, { ...record, botId: automationId });
-      else events.push([record.dealId, record.message, new Date(record.at)]);
+      else if (record.type === 'deal_event') events.push([record.dealId, record.message, new Date(record.at)]);
     }
   }
   if (latest.size > 0) {

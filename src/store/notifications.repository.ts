@@ -1,5 +1,5 @@
 /** Notification targets, the outbox and its deliveries in SQL (migration 0031). */
-import type { GridCycles, Notice } from '../notifications/batch-notices.ts';
+import type { AutomationNotice, GridCycles, Notice } from '../notifications/batch-notices.ts';
 import type { NotificationEvent, OutboxNotification } from '../notifications/notification-events.ts';
 import type {
   DueDelivery,
@@ -8,7 +8,7 @@ import type {
   NotificationTarget,
   TargetChanges,
 } from '../notifications/notification-store.ts';
-import type { Sql } from './database.ts';
+import type { Database, Sql } from './database.ts';
 import { columns } from './unnest.ts';
 
 interface TargetRow {
@@ -52,8 +52,10 @@ const toTarget = (row: TargetRow): NotificationTarget => ({
 
 const json = (value: unknown): Record<string, unknown> => (typeof value === 'string' ? JSON.parse(value) : (value as Record<string, unknown>));
 
+const TARGETS_CHANNEL = 'tradeloop_notification_targets';
+
 export class SqlNotificationsRepository implements NotificationStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly sql: Sql & Pick<Database, 'listen'>) {}
 
   async list(userId: number): Promise<NotificationTarget[]> {
     const rows = await this.sql.query<TargetRow>(`SELECT ${TARGET_COLUMNS} FROM notification_targets WHERE user_id = $1 ORDER BY id`, [userId]);
@@ -96,6 +98,18 @@ export class SqlNotificationsRepository implements NotificationStore {
     return rows.length > 0;
   }
 
+  /** Migration 0032's trigger notifies with the schema's name; other schemas' changes are not ours. */
+  async watchTargets(onChange: () => void): Promise<(() => Promise<void>) | undefined> {
+    if (!this.sql.listen) return undefined;
+    const [row] = await this.sql.query<{ schema: string }>('SELECT current_schema() AS schema');
+    return this.sql.listen(TARGETS_CHANNEL, {
+      onNotify: (schema) => {
+        if (schema === row!.schema) onChange();
+      },
+      onResumed: onChange,
+    });
+  }
+
   async writeNotices(sql: Sql, notices: readonly Notice[]): Promise<void> {
     if (notices.length === 0) return;
     await sql.query(
@@ -105,6 +119,19 @@ export class SqlNotificationsRepository implements NotificationStore {
        WHERE EXISTS (SELECT 1 FROM notification_targets t WHERE t.user_id = n.user_id AND t.enabled)
        ON CONFLICT (dedupe_key) DO NOTHING`,
       columns(notices.map((n) => [n.userId, n.event, n.dedupeKey, JSON.stringify(n.payload), n.at]), 5),
+    );
+  }
+
+  async writeAutomationNotices(sql: Sql, notices: readonly AutomationNotice[]): Promise<void> {
+    if (notices.length === 0) return;
+    await sql.query(
+      `INSERT INTO notification_outbox (user_id, event, dedupe_key, payload, created_at, deliver_after)
+       SELECT a.user_id, n.event, n.dedupe_key, n.payload, n.at, n.at
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[]) AS n (automation_id, event, dedupe_key, payload, at)
+       JOIN automations a ON a.id = n.automation_id
+       WHERE EXISTS (SELECT 1 FROM notification_targets t WHERE t.user_id = a.user_id AND t.enabled)
+       ON CONFLICT (dedupe_key) DO NOTHING`,
+      columns(notices.map((n) => [n.automationId, n.event, n.dedupeKey, JSON.stringify(n.payload), n.at]), 5),
     );
   }
 

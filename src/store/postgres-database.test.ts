@@ -96,3 +96,37 @@ describe('a PostgreSQL server that goes away', () => {
     }
   });
 });
+
+describe('listening for notifications', () => {
+  const url = process.env.DATABASE_URL;
+  it('hears NOTIFY from other connections, and after its connection is lost, listens again and says so', { skip: url ? false : 'needs PostgreSQL: set DATABASE_URL' }, async () => {
+    const relay = await relayTo(new URL(url!));
+    const listening = await openPostgres(relay.url);
+    const sender = await openPostgres(url!);
+    const heard: string[] = [];
+    let resumed = 0;
+    const channel = `test_channel_${process.pid}`.replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)]!);
+    const waitFor = async (done: () => boolean) => {
+      const deadline = Date.now() + 30_000;
+      while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.ok(done());
+    };
+    const stop = await listening.listen!(channel, { onNotify: (payload) => heard.push(payload), onResumed: () => void (resumed += 1) });
+    try {
+      await sender.query('SELECT pg_notify($1, $2)', [channel, 'one']);
+      await waitFor(() => heard.length === 1);
+      relay.cut();
+      await sender.query('SELECT pg_notify($1, $2)', [channel, 'missed']);
+      relay.restore();
+      await waitFor(() => resumed === 1);
+      await sender.query('SELECT pg_notify($1, $2)', [channel, 'two']);
+      await waitFor(() => heard.length === 2);
+      assert.deepEqual(heard, ['one', 'two']);
+    } finally {
+      await stop();
+      await listening.close();
+      await sender.close();
+      await relay.close();
+    }
+  });
+});

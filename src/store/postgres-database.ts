@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { StorageUnavailableError } from '../shared/errors.ts';
-import type { Database, Sql } from './database.ts';
+import type { Database, NotifyHandlers, Sql } from './database.ts';
+import { PostgresListener } from './postgres-listener.ts';
 import { named } from './statement-error.ts';
 
 const typeParsers = {
@@ -20,14 +21,14 @@ export async function openPostgres(
   searchPath?: string,
   reconnectDelaysMs: readonly number[] = RECONNECT_DELAYS_MS,
 ): Promise<Database> {
-  const pool = new pg.Pool({
+  const connection: pg.ClientConfig = {
     connectionString: url,
-    max: 8,
     types: typeParsers,
     // Names this server's connections in pg_stat_activity (per schema when one is given).
     application_name: searchPath === undefined ? 'tradeloop' : `tradeloop/${searchPath}`,
     ...(searchPath === undefined ? {} : { options: `-c search_path=${searchPath}` }),
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: 8 });
   // Without listeners, a connection that the server closes (a restart, a failover, an operator's
   // pg_terminate_backend) would crash the process: the pool's for idle clients, each client's own
   // for one held by a transaction. The pool drops a broken client; its work is retried on another.
@@ -42,7 +43,7 @@ export async function openPostgres(
       `Cannot connect to PostgreSQL at ${describeUrl(url)}: ${(error as Error).message}`,
     );
   }
-  return new PostgresDatabase(pool, reconnectDelaysMs);
+  return new PostgresDatabase(pool, connection, reconnectDelaysMs);
 }
 
 /** Host, port and database only: the URL may hold a password. */
@@ -88,10 +89,23 @@ async function reconnecting<T>(delays: readonly number[], work: () => Promise<T>
 class PostgresDatabase implements Database {
   readonly kind = 'postgres';
 
+  private readonly listeners = new Set<PostgresListener>();
+
   constructor(
     private readonly pool: pg.Pool,
+    private readonly connection: pg.ClientConfig,
     private readonly reconnectDelaysMs: readonly number[],
   ) {}
+
+  async listen(channel: string, handlers: NotifyHandlers): Promise<() => Promise<void>> {
+    const listener = new PostgresListener(this.connection, channel, handlers);
+    await listener.start();
+    this.listeners.add(listener);
+    return async () => {
+      this.listeners.delete(listener);
+      await listener.stop();
+    };
+  }
 
   async query<Row extends object>(text: string, params: unknown[] = []): Promise<Row[]> {
     return named(text, () => reconnecting(this.reconnectDelaysMs, async () => (await this.pool.query(text, params)).rows as Row[]));
@@ -137,6 +151,7 @@ class PostgresDatabase implements Database {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.listeners].map((listener) => listener.stop()));
     await this.pool.end();
   }
 }

@@ -59,23 +59,38 @@ export class SqlSignalsRepository implements SignalStore {
     return row && toSignal(row);
   }
 
-  async claimDue(now: Date, limit: number): Promise<StoredSignal[]> {
-    const rows = await this.sql.query<SignalRow>(
-      `UPDATE trade_signals SET status = 'running'
-       WHERE id IN (SELECT id FROM trade_signals WHERE status = 'pending' AND run_at <= $1 ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+  async claimDue(now: Date, until: Date, claimant: string): Promise<StoredSignal | undefined> {
+    const [row] = await this.sql.query<SignalRow>(
+      `UPDATE trade_signals SET status = 'running', claimed_until = $2, claimed_by = $3
+       WHERE id = (SELECT id FROM trade_signals
+                   WHERE run_at <= $1 AND (status = 'pending' OR (status = 'running' AND coalesce(claimed_until <= $1, true)))
+                   ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING ${SIGNAL_COLUMNS}`,
-      [now, limit],
+      [now, until, claimant],
     );
-    return rows.map(toSignal).sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id.localeCompare(b.id));
+    return row && toSignal(row);
   }
 
-  async finish(id: string, status: 'done' | 'failed', outcome: string, at: Date): Promise<void> {
-    await this.sql.query('UPDATE trade_signals SET status = $2, outcome = $3, finished_at = $4 WHERE id = $1', [id, status, outcome, at]);
+  async finish(id: string, claimant: string, status: 'done' | 'failed', outcome: string, at: Date): Promise<boolean> {
+    const rows = await this.sql.query(
+      `UPDATE trade_signals SET status = $3, outcome = $4, finished_at = $5, claimed_until = NULL
+       WHERE id = $1 AND status = 'running' AND claimed_by = $2 RETURNING id`,
+      [id, claimant, status, outcome, at],
+    );
+    return rows.length > 0;
   }
 
-  async running(): Promise<StoredSignal[]> {
-    const rows = await this.sql.query<SignalRow>(`SELECT ${SIGNAL_COLUMNS} FROM trade_signals WHERE status = 'running' ORDER BY run_at, id`);
-    return rows.map(toSignal);
+  async postpone(id: string, claimant: string, runAt: Date): Promise<boolean> {
+    const rows = await this.sql.query(
+      `UPDATE trade_signals SET status = 'pending', run_at = $3, claimed_until = NULL, claimed_by = NULL
+       WHERE id = $1 AND status = 'running' AND claimed_by = $2 RETURNING id`,
+      [id, claimant, runAt],
+    );
+    return rows.length > 0;
+  }
+
+  async releaseClaims(): Promise<void> {
+    await this.sql.query(`UPDATE trade_signals SET claimed_until = NULL WHERE status = 'running'`);
   }
 
   async logBotEvent(botId: number, message: string, at: Date): Promise<void> {

@@ -93,7 +93,7 @@ describe('notification targets', () => {
     });
     assertRecordInvalid(await create(user, webhook('/x', { url: 'ftp://example.test/', events: ['deal_opened', 'moon_landing'] })), {
       url: ['must be an http:// or https:// URL'],
-      events: [`has unknown events (moon_landing); known are deal_opened, safety_order_filled, deal_closed, stop_loss_triggered, grid_cycles_completed, bot_disabled, daily_summary`],
+      events: [`has unknown events (moon_landing); known are deal_opened, safety_order_filled, deal_closed, stop_loss_triggered, smart_trade_closed, grid_cycles_completed, bot_disabled, exchange_connection_lost, exchange_connection_recovered, daily_summary`],
     });
     assertRecordInvalid(await create(user, { type: 'telegram', chat_id: 'not a chat', url: 'http://127.0.0.1/' }), {
       url: ['is not a setting of telegram targets'],
@@ -174,6 +174,35 @@ describe('webhooks', () => {
     } finally {
       hooks.answer = () => ({ status: 200 });
     }
+  });
+});
+
+describe('SmartTrades', () => {
+  it('tell a stop loss triggering and the trade ending with its profit, each once', async () => {
+    const { credentials: user, accountId } = await newUser(t);
+    assert.equal((await create(user, webhook('/smart', { events: ['stop_loss_triggered', 'smart_trade_closed'] }))).status, 201);
+    await setPrices(t, admin, { USDT_SOL: '150' });
+    const created = await postJson(t, '/v2/smart_trades', {
+      account_id: accountId, pair: 'USDT_SOL', position: { type: 'buy', order_type: 'market', units: { value: '1' } },
+      take_profit: { enabled: false }, stop_loss: { enabled: true, order_type: 'market', conditional: { price: { type: 'last', value: '140' } } },
+    }, user);
+    assert.equal(created.status, 201, created.text);
+    const tradeId = created.body.id;
+    await setPrices(t, admin, { USDT_SOL: '139' });
+
+    const [stop] = await hooks.waitFor((r) => r.path === '/smart' && r.json().event === 'stop_loss_triggered');
+    assert.deepEqual(stop!.json().data, { smart_trade_id: tradeId, pair: 'USDT_SOL', base: 'SOL', quote: 'USDT', side: 'buy', trigger_price: '139' });
+    assert.equal(stop!.json().text, `SmartTrade #${tradeId}, USDT_SOL (long): Stop Loss triggered at 139 USDT; the position is being closed.`);
+    const [closed] = await hooks.waitFor((r) => r.path === '/smart' && r.json().event === 'smart_trade_closed');
+    const shown = await t.request({ path: `/v2/smart_trades/${tradeId}`, credentials: user });
+    assert.equal(shown.body.status.type, 'stop_loss_finished');
+    assert.deepEqual(
+      [closed!.json().data.status, closed!.json().data.profit, closed!.json().data.profit_currency],
+      ['stop_loss_finished', shown.body.profit.volume, 'USDT'],
+    );
+    assert.match(closed!.json().text, new RegExp(`^SmartTrade #${tradeId}, USDT_SOL \\(long\\) was closed by Stop Loss: profit -[\\d.]+ USDT \\(-[\\d.]+%\\)\\.$`));
+    await t.core.notificationWorker.runPass();
+    assert.deepEqual(hooks.received.filter(at('/smart')).map((r) => r.json().event), ['stop_loss_triggered', 'smart_trade_closed']);
   });
 });
 

@@ -151,6 +151,9 @@ describe('signals', () => {
     assert.deepEqual(noVolume.body.error_attributes, { volume: ['is missing'] });
   });
 
+  const newService = (store = new SqlSignalsRepository(t.core.db)) =>
+    new SignalsService(store, t.core.engine, new SignalActions(t.core.dcaBots, t.core.deals, t.core.accounts, t.core.markets), clock, t.core.logger, true);
+
   it('are run once after a restart that came between the answer and the run', async () => {
     const bot = await signalBot();
     nowMs += 1000;
@@ -159,13 +162,12 @@ describe('signals', () => {
     // The server stops before the delay ends; a new process over the same database takes over.
     await t.core.signals.stop();
     nowMs += 30_000;
-    const { core } = t;
-    const restarted = new SignalsService(new SqlSignalsRepository(core.db), core.engine, new SignalActions(core.dcaBots, core.deals, core.accounts, core.markets), clock, core.logger);
+    const restarted = newService();
     await restarted.start();
     await restarted.runDue();
     await restarted.stop();
     assert.equal((await activeDeals(bot)).length, 1);
-    const again = new SignalsService(new SqlSignalsRepository(core.db), core.engine, new SignalActions(core.dcaBots, core.deals, core.accounts, core.markets), clock, core.logger);
+    const again = newService();
     await again.start();
     await again.stop();
     assert.equal((await activeDeals(bot)).length, 1);
@@ -173,18 +175,54 @@ describe('signals', () => {
     await t.core.signals.start();
   });
 
-  it('taken but not finished when the server stopped are marked failed after the restart, not repeated', async () => {
+  it('taken but not run when the server stopped are run once after the restart', async () => {
     const bot = await signalBot();
     const store = new SqlSignalsRepository(t.core.db);
     const at = clock();
     await store.insert({ id: 'taken-before-a-crash', botId: bot.id, sender: '127.0.0.1', body: forBot(bot), receivedAt: at, runAt: at });
     await t.core.signals.stop();
-    assert.deepEqual((await store.claimDue(at, 50)).map((signal) => signal.id), ['taken-before-a-crash']);
+    assert.equal((await store.claimDue(at, new Date(at.getTime() + 60_000), 'a process that dies'))?.id, 'taken-before-a-crash');
+    const restarted = newService();
+    await restarted.start();
+    await restarted.stop();
     await t.core.signals.start();
-    assert.deepEqual(await activeDeals(bot), []);
+    const [deal] = await activeDeals(bot);
     const stored = await store.get('taken-before-a-crash');
-    assert.deepEqual([stored!.status, stored!.outcome], ['failed', 'interrupted by a restart before its outcome was stored; not repeated']);
-    assert.ok((await botLog(bot)).includes('TradingView signal failed: interrupted by a restart before its outcome was stored; not repeated'));
+    assert.deepEqual([stored!.status, stored!.outcome], ['done', `deal ${deal!.id} started on USDT_ETH`]);
+    assert.equal((await activeDeals(bot)).length, 1);
+  });
+
+  it('run but not finished when the server stopped are done after the restart, with no second effect', async () => {
+    const bot = await signalBot({ max_active_deals: 3 });
+    /** The process dies once the action took effect, before the signal's outcome is stored. */
+    class DiesBeforeTheOutcome extends SqlSignalsRepository {
+      override async finish(): Promise<boolean> {
+        throw new Error('the process died');
+      }
+    }
+    const store = new SqlSignalsRepository(t.core.db);
+    const at = clock();
+    await t.core.signals.stop();
+    for (const [id, extra] of [['started-then-died', { pair: 'USDT_ETH' }], ['funds-then-died', { pair: 'USDT_ETH', action: 'add_funds_in_quote', volume: 50 }]] as const) {
+      await store.insert({ id, botId: bot.id, sender: '127.0.0.1', body: forBot(bot, extra), receivedAt: at, runAt: at });
+      const dying = newService(new DiesBeforeTheOutcome(t.core.db));
+      await dying.runDue();
+      assert.equal((await store.get(id))!.status, 'running');
+    }
+    const [deal] = await activeDeals(bot);
+    assert.equal((await t.request({ path: `/ver1/deals/${deal!.id}/show`, credentials: bot.user })).body.bought_amount, '1.5');
+
+    const restarted = newService();
+    await restarted.start();
+    await restarted.stop();
+    await t.core.signals.start();
+    assert.deepEqual(
+      [(await store.get('started-then-died'))!.outcome, (await store.get('funds-then-died'))!.outcome],
+      [`deal ${deal!.id} started on USDT_ETH (found done after a restart)`, `funds added to deal ${deal!.id} at market (found done after a restart)`],
+    );
+    assert.equal((await activeDeals(bot)).length, 1);
+    assert.equal((await t.request({ path: `/ver1/deals/${deal!.id}/show`, credentials: bot.user })).body.bought_amount, '1.5');
+    assert.equal((await botLog(bot)).filter((message) => message.startsWith('TradingView signal done')).length, 2);
   });
 
   it('with a wrong token get 401, an unknown bot 404, and a sender that keeps failing 429', async () => {

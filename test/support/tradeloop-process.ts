@@ -23,6 +23,8 @@ export interface RunningServer {
   /** Everything the server wrote so far, stdout and stderr. */
   output(): string;
   stop(signal: NodeJS.Signals): Promise<number | null>;
+  /** Sends `signal` the moment the output shows `text` (from the chunk that brings it, no polling). */
+  stopOn(text: string, signal: NodeJS.Signals): Promise<number | null>;
 }
 
 /** One per suite: `killAll` in an after hook ends whatever a failed or timed-out test left running. */
@@ -57,10 +59,13 @@ export class TradeloopProcesses {
     const child = this.spawn(['serve'], env);
     let output = '';
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const stops: Array<{ text: string; signal: NodeJS.Signals }> = [];
     return new Promise((resolve, reject) => {
       let isReady = false;
       const onData = (chunk: string) => {
+        const tail = output.slice(-Math.max(0, ...stops.map((stop) => stop.text.length)));
         output += chunk;
+        for (const stop of stops) if ((tail + chunk).includes(stop.text)) child.kill(stop.signal);
         // Once ready, the output only grows: looking through all of it again per chunk would cost
         // time in proportion to its square while a server logs its trading.
         if (isReady || !ready(output)) return;
@@ -69,6 +74,10 @@ export class TradeloopProcesses {
           output: () => output,
           stop: (signal) => {
             child.kill(signal);
+            return exited;
+          },
+          stopOn: (text, signal) => {
+            stops.push({ text, signal });
             return exited;
           },
         });

@@ -36,17 +36,37 @@ export interface DcaBotState {
   blacklist: string[];
   /** What closed deals left over below one lot step, per pair; the pair's next deal takes it. */
   leftovers?: Record<string, Leftover>;
+  /**
+   * The latest signals applied (their id and the deals their action touched), stored with their
+   * effect: a signal run again after a restart finds here that it already took effect.
+   */
+  signals?: SignalMark[];
 }
+
+export interface SignalMark {
+  id: string;
+  deals: number[];
+}
+
+/** Far more than the signals a worker can have taken and not finished when a process stops. */
+export const SIGNAL_MARKS = 20;
+
+type StartDeal = { type: 'start_deal'; pair: string; skipSignalChecks: boolean; skipOpenDealsChecks: boolean; onlyForEnabled: boolean };
+type DealAct = { type: 'deal'; dealId: number; action: DealAction };
+/** A pair's deals only, when `pair` is given. */
+type PanicSellAll = { type: 'panic_sell_all'; pair?: string };
 
 export type DcaBotAction =
   | { type: 'enable' }
   | { type: 'disable' }
   | { type: 'update'; config: BotConfig }
-  | { type: 'start_deal'; pair: string; skipSignalChecks: boolean; skipOpenDealsChecks: boolean; onlyForEnabled: boolean }
+  | StartDeal
   | { type: 'set_blacklist'; pairs: string[] }
-  | { type: 'panic_sell_all' }
+  | PanicSellAll
   | { type: 'cancel_all' }
-  | { type: 'deal'; dealId: number; action: DealAction };
+  | DealAct
+  /** An action a signal asks for, applied once however often the signal is run (see `signals`). */
+  | { type: 'signal'; id: string; action: StartDeal | PanicSellAll | DealAct };
 
 export function newBotState(init: { userId: number; accountId: number; urlSecret?: string; config: BotConfig; blacklist?: string[] }): DcaBotState {
   return {

@@ -18,6 +18,8 @@ function harness(config: Partial<BotConfig> = {}, deal: Partial<DealSettings> = 
 const lastSnapshot = (h: BotHarness, dealId: number) =>
   h.records.filter((r): r is DealRecord => r.type === 'deal' && r.deal.id === dealId).at(-1)!.deal;
 const working = (h: BotHarness, role: string) => [...h.resting.values()].filter((order) => order.role === role);
+const milestones = (h: BotHarness, dealId: number) =>
+  h.records.flatMap((r) => (r.type === 'deal_milestone' && r.dealId === dealId ? [[r.milestone, r.safetyOrders, r.status]] : []));
 
 describe('a DCA deal', () => {
   it('averages down through safety orders, re-places the take profit, completes and restarts', () => {
@@ -54,6 +56,8 @@ describe('a DCA deal', () => {
     // The next deal on the pair starts with the leftover, so its take profit sells it too.
     const next = h.deal()!;
     assert.deepEqual([h.state.leftovers, next.baseDelta], [{}, dec(next.entryHeld!).plus('0.0000949').toFixed()]);
+    assert.deepEqual(milestones(h, deal.id), [['opened', 0, 'bought'], ['safety_order_filled', 1, 'bought'], ['closed', 1, 'completed']]);
+    assert.deepEqual(milestones(h, next.id), [['opened', 0, 'bought']]);
   });
 
   it('splits take-profit steps and moves the stop loss to breakeven after the first', () => {
@@ -81,6 +85,7 @@ describe('a DCA deal', () => {
     assert.equal(h.state.enabled, false);
     assert.equal(h.state.deals.length, 0);
     assert.ok(dec(lastSnapshot(h, 1000).finalProfit!).lt(-5));
+    assert.deepEqual(milestones(h, 1000), [['opened', 0, 'bought'], ['closed', 0, 'stop_loss_finished']]);
   });
 
   it('waits out the stop-loss timeout and closes only if the price is still past the level', () => {
@@ -205,6 +210,12 @@ describe('deal actions', () => {
     assert.deepEqual(working(h, 'safety').map((o) => o.price!.toFixed()), ['99']);
     h.act({ type: 'deal', dealId: 1000, action: { type: 'update_max_safety_orders', maxSafetyOrders: 3 } });
     assert.deepEqual(working(h, 'safety').map((o) => o.price!.toFixed()), ['99', '97.8']);
+    // A manual safety order filling is no milestone; a planned one is.
+    h.act({ type: 'deal', dealId: 1000, action: { type: 'add_funds', amount: '0.2', price: '99.5' } });
+    h.tick('USDT_ETH', '99.2');
+    assert.equal(h.deal()!.manualCompleted, 1);
+    h.tick('USDT_ETH', '98.5');
+    assert.deepEqual(milestones(h, 1000).map(([milestone, count]) => [milestone, count]), [['opened', 0], ['safety_order_filled', 1]]);
   });
 
   it('closes one take-profit step at market and refuses actions a closing deal cannot take', () => {
@@ -298,5 +309,39 @@ describe('deal starts', () => {
       () => h.act({ type: 'start_deal', pair: 'USDT_ETH', skipSignalChecks: false, skipOpenDealsChecks: false, onlyForEnabled: true }),
       TransitionError,
     );
+  });
+});
+
+describe('signals', () => {
+  const start = { type: 'start_deal' as const, pair: 'USDT_ETH', skipSignalChecks: false, skipOpenDealsChecks: false, onlyForEnabled: true };
+
+  it('take effect once: the mark stored with the effect makes a second run change nothing, whatever the bot is now', () => {
+    const h = harness({ strategyList: [{ strategy: 'manual', options: {} }], maxActiveDeals: 3 });
+    h.act({ type: 'enable' });
+    h.act({ type: 'signal', id: 's1', action: start });
+    const [deal] = h.state.deals;
+    assert.deepEqual(h.state.signals, [{ id: 's1', deals: [deal!.id] }]);
+    h.act({ type: 'disable' });
+    const before = h.state;
+    h.act({ type: 'signal', id: 's1', action: start });
+    assert.equal(h.state.deals.length, 1);
+    assert.deepEqual(h.state, before);
+    assert.throws(() => h.act({ type: 'signal', id: 's2', action: start }), TransitionError);
+    assert.deepEqual(h.state.signals?.map((mark) => mark.id), ['s1']);
+  });
+
+  it('close one pair’s deals at market, note which, and keep only the latest marks', () => {
+    const h = harness({ strategyList: [{ strategy: 'manual', options: {} }], pairs: ['USDT_ETH', 'USDT_BTC'], maxActiveDeals: 3 });
+    h.context.setPrice('USDT_BTC', '20000');
+    h.act({ type: 'enable' });
+    h.act({ type: 'signal', id: 'eth', action: start });
+    h.act({ type: 'signal', id: 'btc', action: { ...start, pair: 'USDT_BTC' } });
+    const eth = h.state.deals.find((deal) => deal.pair === 'USDT_ETH')!;
+    h.act({ type: 'signal', id: 'close', action: { type: 'panic_sell_all', pair: 'USDT_ETH' } });
+    assert.deepEqual(h.state.deals.map((deal) => deal.pair), ['USDT_BTC']);
+    assert.deepEqual(h.state.signals?.at(-1), { id: 'close', deals: [eth.id] });
+    for (let n = 0; n < 25; n += 1) h.act({ type: 'signal', id: `late${n}`, action: { type: 'panic_sell_all', pair: 'USDT_ETH' } });
+    assert.equal(h.state.signals?.length, 20);
+    assert.equal(h.state.signals?.[0]!.id, 'late5');
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { EngineInput, FillInput, OrderClosedInput, PriceWatch, StepContext, StepResult } from '../automation.ts';
 import { dec, type Decimal } from '../../shared/decimal.ts';
-import { type DcaBotAction, type DcaBotState } from './dca-bot-state.ts';
+import { type DcaBotAction, type DcaBotState, SIGNAL_MARKS } from './dca-bot-state.ts';
 import { assertBotAllows, type BotInput } from './dca-bot.transitions.ts';
 import { type Deal, isFinished, isLong, type Leftover, PROFIT_STATUSES } from './deal.ts';
 import { applyDealAction } from './deal-actions.ts';
@@ -26,6 +26,8 @@ const DEAL_KEY = /^d(\d+)[a-z]/;
 export function stepBot(state: DcaBotState, input: EngineInput | DcaBotAction, context: StepContext): StepResult<DcaBotState, DcaRecord> {
   const bot = structuredClone(state);
   const out = new StepOutput(context.now);
+  // Checked first: a signal that took effect is done, whatever the bot's state is now.
+  if (input.type === 'signal' && bot.signals?.some((mark) => mark.id === input.id)) return { state: bot, commands: [], events: [], records: [] };
   assertBotAllows(bot.enabled ? 'enabled' : 'disabled', inputName(input));
   switch (input.type) {
     case 'tick':
@@ -57,6 +59,7 @@ export function stepBot(state: DcaBotState, input: EngineInput | DcaBotAction, c
 }
 
 function inputName(input: EngineInput | DcaBotAction): BotInput {
+  if (input.type === 'signal') return inputName(input.action);
   if (input.type !== 'start_deal') return input.type;
   return input.onlyForEnabled ? 'start_deal' : 'start_deal_and_enable';
 }
@@ -77,6 +80,11 @@ function settleLate(bot: DcaBotState, deal: Deal, input: FillInput | OrderClosed
 
 function applyAction(bot: DcaBotState, action: DcaBotAction, context: StepContext, out: StepOutput): void {
   switch (action.type) {
+    case 'signal': {
+      applyAction(bot, action.action, context, out);
+      bot.signals = [...(bot.signals ?? []), { id: action.id, deals: out.touchedDeals() }].slice(-SIGNAL_MARKS);
+      return;
+    }
     case 'enable':
       if (!bot.enabled) out.log('Bot enabled');
       bot.enabled = true;
@@ -106,6 +114,7 @@ function applyAction(bot: DcaBotState, action: DcaBotAction, context: StepContex
     case 'panic_sell_all':
     case 'cancel_all':
       for (const deal of bot.deals) {
+        if (action.type === 'panic_sell_all' && action.pair !== undefined && deal.pair !== action.pair) continue;
         const type = action.type === 'panic_sell_all' ? 'panic_sell' : 'cancel';
         try {
           applyDealAction(deal, { type }, context, out);

@@ -102,4 +102,5 @@ export function finishDeal(deal: Deal, status: DealStatus, context: StepContext,
   const percent = profitPercentage(deal, profit).toDecimalPlaces(2);
   const detail = error === undefined ? '' : `: ${error}`;
   out.dealLog(deal, `${ENDINGS[status] ?? status}${detail}. Profit: ${profit.toDecimalPlaces(8).toFixed()} ${currency} (${percent.toFixed()}%)`);
+  out.milestone(deal, 'closed');
 }

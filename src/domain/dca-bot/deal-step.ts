@@ -59,13 +59,16 @@ function onBaseFilled(deal: Deal, order: DealOrder, context: StepContext, out: S
   deal.baseOrderVolume = order.filledTotal;
   deal.tslExtreme = deal.baseOrderPrice;
   deal.tpSteps = idleTakeProfitSteps(deal.settings);
+  out.milestone(deal, 'opened');
   replaceTakeProfit(deal, context, out);
   refillSafetyOrders(deal, context, out);
 }
 
 function onSafetyFilled(deal: Deal, order: DealOrder, context: StepContext, out: StepOutput): void {
-  if (order.role === 'safety') deal.safetyCompleted += 1;
-  else deal.manualCompleted += 1;
+  if (order.role === 'safety') {
+    deal.safetyCompleted += 1;
+    out.milestone(deal, 'safety_order_filled');
+  } else deal.manualCompleted += 1;
   if (deal.status !== 'bought' && deal.status !== 'ttp_activated') return;
   // The average moved: trailing starts over from the new take-profit price.
   deal.status = 'bought';

@@ -1,7 +1,8 @@
 /**
  * What one step of a DCA bot produces: commands, log lines and records. Deal log lines go to the
  * bot's log and to the deal's own (its bot_events); every deal the step changed is written as a
- * snapshot record once, at the end of the step.
+ * snapshot record once, at the end of the step. Milestones (a deal opened, a safety order filled,
+ * a deal closed) are records of their own, so readers (notifications) need not parse log text.
  */
 import type { Command, LogEvent, PlaceOrder } from '../automation.ts';
 import type { Deal } from './deal.ts';
@@ -21,7 +22,20 @@ export interface DealEventRecord {
   at: number;
 }
 
-export type DcaRecord = DealRecord | DealEventRecord;
+export type DealMilestone = 'opened' | 'safety_order_filled' | 'closed';
+
+export interface DealMilestoneRecord {
+  type: 'deal_milestone';
+  dealId: number;
+  milestone: DealMilestone;
+  /** The deal's safety orders filled so far, this one included (planned ones, not manual). */
+  safetyOrders: number;
+  /** The deal's status once the milestone was reached (how it closed, for `closed`). */
+  status: Deal['status'];
+  at: number;
+}
+
+export type DcaRecord = DealRecord | DealEventRecord | DealMilestoneRecord;
 
 export class StepOutput {
   readonly commands: Command[] = [];
@@ -61,9 +75,19 @@ export class StepOutput {
     this.touch(deal);
   }
 
+  milestone(deal: Deal, milestone: DealMilestone): void {
+    this.records.push({ type: 'deal_milestone', dealId: deal.id, milestone, safetyOrders: deal.safetyCompleted, status: deal.status, at: this.nowMs });
+    this.touch(deal);
+  }
+
   touch(deal: Deal): void {
     deal.updatedAt = this.nowMs;
     this.touched.set(deal.id, deal);
+  }
+
+  /** The deals changed so far in this step. */
+  touchedDeals(): number[] {
+    return [...this.touched.keys()];
   }
 
   /** Appends one snapshot per changed deal. */

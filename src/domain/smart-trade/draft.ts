@@ -1,12 +1,13 @@
 /**
  * One step's working copy of a SmartTrade: the state is copied before anything changes, so a
- * step that refuses its input (and throws) leaves the stored state untouched. Orders, timers and
- * log lines the step asks for are collected here in the order they must happen.
+ * step that refuses its input (and throws) leaves the stored state untouched. Orders, timers, log
+ * lines and records the step asks for are collected here in the order they must happen.
  */
 import type { Command, LogEvent, Side, StepContext } from '../automation.ts';
 import type { Decimal } from '../../shared/decimal.ts';
 import { ZERO } from '../../shared/decimal.ts';
 import type { OrderKind, OrderPurpose, PriceType, SmartTradeState, TrackedOrder } from './smart-trade.types.ts';
+import type { SmartTradeRecord } from './trade-records.ts';
 
 const KEY_LETTER: Record<OrderPurpose, string> = {
   position: 'e',
@@ -32,6 +33,7 @@ export function cloneState(state: SmartTradeState): SmartTradeState {
 export class Draft {
   readonly commands: Command[] = [];
   readonly events: LogEvent[] = [];
+  readonly records: SmartTradeRecord[] = [];
   readonly state: SmartTradeState;
 
   constructor(

@@ -17,6 +17,7 @@ import type { MarketSteps, SmartTradeAction, SmartTradeConfig, SmartTradeState }
 import { STOP_LOSS_TIMER, stopLossTick, stopLossTimer } from './stop-loss.ts';
 import { cancelSubTrade, closeSubTrade } from './sub-trades.ts';
 import { targetsTick } from './targets.ts';
+import { type SmartTradeRecord, tradeClosed } from './trade-records.ts';
 
 export function newSmartTrade(config: SmartTradeConfig, market: MarketSteps, note = ''): SmartTradeState {
   let lastId = 0;
@@ -48,7 +49,7 @@ export function stepSmartTrade(
   state: SmartTradeState,
   input: EngineInput | SmartTradeAction,
   context: StepContext,
-): StepResult<SmartTradeState> {
+): StepResult<SmartTradeState, SmartTradeRecord> {
   assertSmartTradeAllows(state.status, input.type);
   const draft = new Draft(state, context);
   switch (input.type) {
@@ -102,7 +103,8 @@ export function stepSmartTrade(
       resync(draft);
       break;
   }
-  return { state: draft.state, commands: draft.orderedCommands(), events: draft.events, records: [] };
+  if (!ENDED.has(state.status) && ENDED.has(draft.state.status)) draft.records.push(tradeClosed(draft.state, draft.now));
+  return { state: draft.state, commands: draft.orderedCommands(), events: draft.events, records: draft.records };
 }
 
 function onTick(draft: Draft): void {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { dec } from '../../shared/decimal.ts';
 import { averages, figures } from './ledger.ts';
 import { stopLossLevel } from './stop-loss.ts';
+import type { SmartTradeRecord, TradeClosedRecord } from './trade-records.ts';
 import { aStep, aStopLoss, keysOf, started } from './test-support/fixtures.ts';
 
 const level = (trade: ReturnType<typeof started>) => stopLossLevel(trade.state)?.toFixed();
@@ -21,6 +22,12 @@ describe('SmartTrade stop loss', () => {
     const sellAt = trade.placed.findIndex((c) => c.type === 'place_order' && c.key === 's3');
     assert.ok(cancelAt >= 0 && cancelAt < sellAt);
     assert.equal(averages(figures(trade.state)).closeWithoutCommission?.toFixed(), '94.8');
+    // What notifications read: the trigger, then the end with its realised profit: 0.999 ETH
+    // bought for 100 USDT, sold at 94.8 less 0.1 %.
+    const records = trade.records as SmartTradeRecord[];
+    assert.deepEqual(records.map((r) => [r.type, r.type === 'stop_loss_triggered' ? r.price : r.status]), [['stop_loss_triggered', '94.8'], ['closed', 'stop_loss_finished']]);
+    const closed = records[1] as TradeClosedRecord;
+    assert.deepEqual([closed.pair, closed.side, closed.profit, closed.profitPercentage], ['USDT_ETH', 'buy', '-5.3895052', '-5.39']);
   });
 
   it('a percent stop is measured from the average entry; a short stops above it', () => {

@@ -10,6 +10,7 @@ import type { Draft } from './draft.ts';
 import { averages, type Figures, figures, floorToStep } from './ledger.ts';
 import type { SmartTradeState } from './smart-trade.types.ts';
 import { isActiveStep, tooSmall } from './targets.ts';
+import { stopLossTriggered } from './trade-records.ts';
 
 export const STOP_LOSS_TIMER = 'sl';
 
@@ -90,6 +91,7 @@ function executeStopLoss(draft: Draft, price: Decimal): void {
   for (const step of state.steps) if (isActiveStep(step)) step.status = 'cancelled';
   const amount = floorToStep(figures(state).held, state.market.lotStep);
   draft.log(`Stop loss triggered at ${price.toFixed()}`);
+  draft.records.push(stopLossTriggered(state, price, draft.now));
   if (tooSmall(state, amount, config.limitPrice ?? price)) {
     stopLoss.status = 'finished';
     stopLoss.closedAt = draft.now;

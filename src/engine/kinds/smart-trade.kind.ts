@@ -5,10 +5,11 @@
 import { isSmartTradeRunning, stepSmartTrade } from '../../domain/smart-trade/smart-trade.ts';
 import type { SmartTradeAction, SmartTradeState } from '../../domain/smart-trade/smart-trade.types.ts';
 import { decodeState, encodeState } from '../../domain/smart-trade/state-codec.ts';
+import type { SmartTradeRecord } from '../../domain/smart-trade/trade-records.ts';
 import { smartTradeWatches } from '../../domain/smart-trade/watches.ts';
 import type { AutomationKind } from '../automation-kind.ts';
 
-export const smartTradeKind: AutomationKind<SmartTradeState, SmartTradeAction> = {
+export const smartTradeKind: AutomationKind<SmartTradeState, SmartTradeAction, SmartTradeRecord> = {
   name: 'smart_trade',
   orderIdPrefix: 's',
   step: stepSmartTrade,

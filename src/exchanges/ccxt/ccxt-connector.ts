@@ -33,6 +33,8 @@ export interface CcxtConnectorOptions {
   /** How long loaded markets are reused before they are loaded again. */
   marketsTtlMs?: number;
   now?: () => Date;
+  /** Requests in a row an exchange must leave unanswered before an account's connection counts as lost; 3 by default. */
+  connectionLostAfter?: number;
   /** Failures of background polling and streaming, which have no caller to throw to. */
   onBackgroundError?: (error: unknown, marketCode: string) => void;
 }
@@ -81,6 +83,7 @@ export class CcxtConnector implements ExchangeConnector {
       loadMarkets: () => this.loadMarkets(marketCode),
       secrets: secretValues(credentials),
       now: this.now,
+      connectionLostAfter: this.options.connectionLostAfter ?? 3,
     });
     const pollIntervalMs = this.options.pollIntervalMs ?? 2_000;
     return new CcxtExchange(access, {

@@ -9,12 +9,16 @@ import {
   BadRequest,
   BadSymbol,
   BaseError,
+  DDoSProtection,
   DuplicateOrderId,
   InsufficientFunds,
+  InvalidNonce,
   InvalidOrder,
+  NetworkError,
   OperationFailed,
   OperationRejected,
   OrderNotFound,
+  RateLimitExceeded,
   ExchangeError as CcxtExchangeError,
 } from 'ccxt';
 import { ExchangeError, type ExchangeErrorKind } from '../exchange.ts';
@@ -42,6 +46,17 @@ function kindOf(error: BaseError, placingOrder: boolean): ExchangeErrorKind {
   if (error instanceof OperationFailed) return 'unavailable';
   const refusal = error instanceof BadRequest || error instanceof OperationRejected || error instanceof CcxtExchangeError;
   return placingOrder && refusal ? 'rule_violation' : 'unavailable';
+}
+
+/**
+ * True when the exchange did not answer: the network failed, the request timed out, or the
+ * exchange is down or in maintenance. Rate limits and nonce errors are answers. Markets are
+ * loaded by the connector, whose errors arrive already mapped: there `unavailable` is the sign.
+ */
+export function isUnreachable(error: unknown): boolean {
+  if (error instanceof ExchangeError) return error.kind === 'unavailable';
+  if (!(error instanceof NetworkError)) return false;
+  return !(error instanceof RateLimitExceeded || error instanceof DDoSProtection || error instanceof InvalidNonce);
 }
 
 /** True when the exchange refused an order because its client order id is taken. */

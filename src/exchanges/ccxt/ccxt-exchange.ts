@@ -11,6 +11,7 @@ import { type Exchange as CcxtClient, type Order as CcxtOrder, OrderNotFound } f
 import { dec, type Decimal } from '../../shared/decimal.ts';
 import {
   type Balance,
+  type ConnectionChange,
   type Exchange,
   ExchangeError,
   type ExchangeOrder,
@@ -152,6 +153,10 @@ export class CcxtExchange implements Exchange {
 
   onTicker(listener: (ticker: Ticker) => void): Unsubscribe {
     return this.tickers.subscribe(listener);
+  }
+
+  onConnectionChange(listener: (change: ConnectionChange) => void): Unsubscribe {
+    return this.access.connection.subscribe(listener);
   }
 
   /** Runs one polling round of order updates at once (also what the timer runs). */

@@ -90,7 +90,7 @@ describe('order updates by streaming', () => {
     useTransport(client, recorded.transport);
     client.setMarketsFromExchange(source);
     const loaded = { catalog: new MarketCatalog('binance', Object.values(markets), source.precisionMode!), source };
-    const access = new AccountAccess({ marketCode: 'binance', client, loadMarkets: async () => loaded, secrets: [], now: () => new Date(0) });
+    const access = new AccountAccess({ marketCode: 'binance', client, loadMarkets: async () => loaded, secrets: [], now: () => new Date(0), connectionLostAfter: 3 });
 
     const reports: CcxtOrder[][] = [[client.parseOrder(order('order-filled'))]];
     let closed = false;

@@ -29,7 +29,7 @@ export class MemoryDcaStore implements DcaStore {
         if (record.type === 'deal') {
           const { deal, botName, accountId, userId } = record;
           this.deals.set(deal.id, { deal, botId: automationId, botName, accountId, userId });
-        } else {
+        } else if (record.type === 'deal_event') {
           let log = this.dealLog.get(record.dealId);
           if (!log) this.dealLog.set(record.dealId, (log = []));
           log.push({ message: record.message, createdAt: new Date(record.at) });

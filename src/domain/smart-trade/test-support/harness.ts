@@ -38,6 +38,7 @@ export class Harness<S, A> {
   deliverEveryTick = false;
   readonly placed: Command[] = [];
   readonly log: string[] = [];
+  readonly records: unknown[] = [];
   private resting: Resting[] = [];
   private timers = new Map<string, Date>();
   private queue: EngineInput[] = [];
@@ -108,6 +109,7 @@ export class Harness<S, A> {
   private apply(result: StepResult<S, unknown>): void {
     this.state = result.state;
     for (const event of result.events) this.log.push(event.message);
+    this.records.push(...result.records);
     for (const command of result.commands) this.execute(command);
   }
 
