@@ -106,8 +106,20 @@ describe('dashboard in chromium', { skip: missing }, () => {
 
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.getByRole('button', { name: 'Enable' }).waitFor();
+    // Until the bot's settings are in, the form takes no input that they would overwrite.
+    let release!: () => void;
+    const settingsHeld = new Promise<void>((resolve) => (release = resolve));
+    const botSettings = /\/public\/api\/ver1\/grid_bots\/\d+$/;
+    await page.route(botSettings, async (route) => {
+      if (route.request().method() === 'GET') await settingsHeld;
+      await route.continue();
+    });
     await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: /^Edit grid bot #\d+$/ }).waitFor();
+    assert.equal(await page.getByLabel('Lines', { exact: true }).isDisabled(), true);
+    release();
     await page.getByLabel('Lines', { exact: true }).fill('1');
+    await page.unroute(botSettings);
     watched.expect(400, /grid_bots\/\d+\/manual$/);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('#grids_quantity-error').waitFor();

@@ -58,6 +58,8 @@ export function GridBotForm({ id }: { id?: number }) {
   );
   const [candles, setCandles] = useState<Candle[]>([]);
   const [loadError, setLoadError] = useState<ApiError>();
+  // An edited bot's fields take input once its settings are in: typed before, they were overwritten.
+  const [ready, setReady] = useState(id === undefined);
 
   useEffect(() => {
     if (id === undefined) return;
@@ -76,6 +78,7 @@ export function GridBotForm({ id }: { id?: number }) {
         upper_stop_loss_price: bot.upper_stop_loss_enabled ? (bot.upper_stop_loss_price ?? '') : '',
         ignore_warnings: false,
       });
+      setReady(true);
     };
     load().catch((error: unknown) => setLoadError(error instanceof ApiError ? error : undefined));
   }, [client, id]);
@@ -137,6 +140,7 @@ export function GridBotForm({ id }: { id?: number }) {
       onInput={set(name)}
       aria-invalid={errors?.[name] ? true : undefined}
       aria-describedby={errors?.[name] ? `${name}-error` : undefined}
+      disabled={!ready}
       {...extra}
     />
   );
@@ -179,7 +183,7 @@ export function GridBotForm({ id }: { id?: number }) {
             </Field>
           </div>
           <Field label="Spacing" name="grid_type" errors={errors}>
-            <select id="grid_type" name="grid_type" value={values.grid_type} onChange={set('grid_type')}>
+            <select id="grid_type" name="grid_type" value={values.grid_type} onChange={set('grid_type')} disabled={!ready}>
               <option value="arithmetic">Arithmetic (equal distance)</option>
               <option value="geometric">Geometric (equal ratio)</option>
             </select>
@@ -193,13 +197,13 @@ export function GridBotForm({ id }: { id?: number }) {
             </Field>
           </div>
           <label class="check">
-            <input type="checkbox" name="ignore_warnings" checked={values.ignore_warnings} onChange={set('ignore_warnings')} />
+            <input type="checkbox" name="ignore_warnings" checked={values.ignore_warnings} onChange={set('ignore_warnings')} disabled={!ready} />
             Start even if the account lacks funds or the step does not cover the fees
           </label>
           <OtherFieldErrors errors={errors} shown={SHOWN_FIELDS} />
           {submitError && Object.keys(submitError.fields).length === 0 && <ErrorNote error={submitError} />}
           <div class="actions">
-            <button type="submit" disabled={busy}>
+            <button type="submit" disabled={busy || !ready}>
               {busy ? 'Saving…' : id === undefined ? 'Create and start' : 'Save'}
             </button>
             <a class="button secondary" href={id === undefined ? '#/' : `#/grid-bots/${id}`}>
