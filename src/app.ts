@@ -190,6 +190,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       ...sender,
       retryDelaysMs: options.notificationRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
       pollMs: options.notificationPollMs ?? 1000,
+      exclusive: db.kind === 'pglite',
       logger,
     });
     let trading = false;

@@ -61,6 +61,8 @@ export interface NotificationStore {
   fanOut(now: Date): Promise<void>;
   /** Claims up to `limit` deliveries due by `now` until `claimUntil` and answers them, oldest first. */
   due(now: Date, limit: number, claimUntil: Date): Promise<DueDelivery[]>;
+  /** Makes the deliveries a crash left claimed due at `now`; only for a store no other process uses. */
+  releaseClaims(now: Date): Promise<void>;
   delivered(delivery: DueDelivery, at: Date): Promise<void>;
   /** A failed attempt: `retryAt` null ends the delivery, and the target is marked failing. */
   attemptFailed(delivery: DueDelivery, error: string, retryAt: Date | null, at: Date): Promise<void>;

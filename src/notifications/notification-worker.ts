@@ -25,6 +25,8 @@ export interface WorkerLogger {
 export interface WorkerOptions extends SenderOptions {
   retryDelaysMs: readonly number[];
   pollMs: number;
+  /** No other process delivers from this store (the embedded one): a claim left at start is a crash's. */
+  exclusive: boolean;
   logger: WorkerLogger;
 }
 
@@ -32,6 +34,7 @@ export class NotificationWorker {
   private timer: NodeJS.Timeout | undefined;
   private pass: Promise<void> | undefined;
   private summarized: string | undefined;
+  private claimsToRelease = false;
 
   constructor(
     private readonly store: NotificationStore,
@@ -40,6 +43,7 @@ export class NotificationWorker {
   ) {}
 
   start(): void {
+    this.claimsToRelease = this.options.exclusive;
     this.timer = setInterval(() => void this.runPass(), this.options.pollMs);
     this.timer.unref();
     void this.runPass();
@@ -61,6 +65,10 @@ export class NotificationWorker {
 
   private async work(): Promise<void> {
     const now = this.options.now();
+    if (this.claimsToRelease) {
+      await this.store.releaseClaims(now);
+      this.claimsToRelease = false;
+    }
     await this.summarize(now);
     await this.store.fanOut(now);
     const due = await this.store.due(now, DUE_BATCH, new Date(now.getTime() + CLAIM_MS));

@@ -184,7 +184,7 @@ export class SqlNotificationsRepository implements NotificationStore {
       TargetRow & { outbox_id: string | number; attempts: number; event: string; payload: unknown; outbox_created_at: Date; bot: unknown }
     >(
       `WITH claimed AS (
-         UPDATE notification_deliveries d SET next_attempt_at = $3
+         UPDATE notification_deliveries d SET next_attempt_at = $3, claimed = true
          FROM (SELECT x.outbox_id, x.target_id FROM notification_deliveries x
                JOIN notification_targets t ON t.id = x.target_id AND t.enabled
                WHERE x.status = 'pending' AND x.next_attempt_at <= $1
@@ -212,10 +212,14 @@ export class SqlNotificationsRepository implements NotificationStore {
     }));
   }
 
+  async releaseClaims(now: Date): Promise<void> {
+    await this.sql.query(`UPDATE notification_deliveries SET claimed = false, next_attempt_at = $1 WHERE claimed AND status = 'pending'`, [now]);
+  }
+
   async delivered(delivery: DueDelivery, at: Date): Promise<void> {
     await this.sql.query(
       `WITH done AS (
-         UPDATE notification_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = $3, last_error = NULL
+         UPDATE notification_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = $3, last_error = NULL, claimed = false
          WHERE outbox_id = $1 AND target_id = $2 RETURNING target_id)
        UPDATE notification_targets SET status = 'active', consecutive_failures = 0, last_delivered_at = $3
        WHERE id IN (SELECT target_id FROM done)`,
@@ -226,7 +230,7 @@ export class SqlNotificationsRepository implements NotificationStore {
   async attemptFailed(delivery: DueDelivery, error: string, retryAt: Date | null, at: Date): Promise<void> {
     await this.sql.query(
       `WITH failed AS (
-         UPDATE notification_deliveries SET attempts = attempts + 1, last_error = $3,
+         UPDATE notification_deliveries SET attempts = attempts + 1, last_error = $3, claimed = false,
            status = CASE WHEN $4::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
            next_attempt_at = coalesce($4::timestamptz, next_attempt_at)
          WHERE outbox_id = $1 AND target_id = $2 RETURNING target_id)

@@ -68,7 +68,7 @@ describe('a server killed between a notification’s commit and its delivery', {
 
     receiver.answer = () => ({ status: 200 });
     server = await processes.serve(env);
-    // The dead server's claim on the delivery runs out first (15 s).
+    // Alone on its embedded database, the restarted server takes the dead one's claim back at once.
     const deliveries = await receiver.waitFor((request) => request.path === '/hook', 2, 90_000);
     assert.equal(deliveries[1]!.headers['x-tradeloop-delivery'], deliveryId);
     assert.equal(deliveries[1]!.body, held!.body);
