@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { callProcess, type ProcessKey } from '../support/process-client.ts';
-import { TradeloopProcesses } from '../support/tradeloop-process.ts';
+import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
 import { botBody } from '../scenarios/dca-support.ts';
 
 // Between two looks at the bot: asking without a pause only keeps the server from running the signal.
@@ -31,13 +31,15 @@ describe('a server killed after answering a TradingView signal', { concurrency: 
     TRADELOOP_MASTER_KEY: randomBytes(32).toString('hex'),
   };
 
+  let server: RunningServer;
+
   after(() => {
     processes.killAll();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('runs the signal once after the restart', async () => {
-    let server = await processes.serve(env);
+    server = await processes.serve(env);
     const key = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin-key.json'), 'utf8'));
     const admin = client(server.port, { apiKey: key.api_key, secret: key.secret });
     assert.equal((await admin('POST', '/ext/users', { name: 'trader' })).status, 201);
@@ -76,11 +78,9 @@ describe('a server killed after answering a TradingView signal', { concurrency: 
     assert.match(outcomes[0]!, /^TradingView signal done: deal \d+ started on USDT_ETH$/);
     const deals = await call('GET', `/ver1/deals?bot_id=${bot.body.id}`);
     assert.equal(deals.body.length, 1, JSON.stringify(deals.body));
-    assert.equal(await server.stop('SIGTERM'), 0);
   });
 
   it('runs a signal once after a kill while it ran', async () => {
-    let server = await processes.serve(env);
     const adminKey = () => {
       const key = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin-key.json'), 'utf8'));
       return { apiKey: key.api_key as string, secret: key.secret as string };
