@@ -19,6 +19,13 @@ export function roundToStep(value: Decimal, step: Decimal): Decimal {
   return step.isZero() ? value : value.toNearest(step, D.ROUND_HALF_UP);
 }
 
+/**
+ * The same value in the least memory: decimal.js grows the digit array of a result past what it
+ * needs (about 240 bytes a value, against 110 with the array cut to length, which is what a copy
+ * makes). For values kept for long in numbers, such as a grid line's price and amount.
+ */
+export const compact = (value: Decimal): Decimal => new D(value);
+
 export function isMultipleOf(value: Decimal, step: Decimal): boolean {
   return step.isZero() || value.mod(step).isZero();
 }

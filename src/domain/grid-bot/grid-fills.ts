@@ -11,7 +11,7 @@
  * remainder's value.
  */
 import type { FillInput, OrderClosedInput, StepContext } from '../automation.ts';
-import { ZERO } from '../../shared/decimal.ts';
+import { compact, ZERO } from '../../shared/decimal.ts';
 import { gridMessages } from './grid-events.ts';
 import { floorToStep } from './grid-lines.ts';
 import { endGrowth, followPrice, showRange } from './grid-market.ts';
@@ -109,8 +109,8 @@ function boughtOnLine(state: GridBotState, line: WritableLine, done: PartialFill
   const cost = poolValue.minus(leftValue);
   const above = writable(state, next);
   above.side = 'sell';
-  above.amount = amount;
-  above.cost = cost;
+  above.amount = compact(amount);
+  above.cost = compact(cost);
   above.refused = false;
 }
 
