@@ -11,7 +11,7 @@
  * remainder's value.
  */
 import type { FillInput, OrderClosedInput, StepContext } from '../automation.ts';
-import { compact, ZERO } from '../../shared/decimal.ts';
+import { compact, type Decimal, ZERO } from '../../shared/decimal.ts';
 import { gridMessages } from './grid-events.ts';
 import { floorToStep } from './grid-lines.ts';
 import { endGrowth, followPrice, showRange } from './grid-market.ts';
@@ -43,10 +43,13 @@ function account(state: GridBotState, fill: FillInput, flows: boolean): void {
   if (fill.side === 'buy') figures.boughtVolume = figures.boughtVolume.plus(quote);
   else figures.soldVolume = figures.soldVolume.plus(quote);
   if (!flows) return;
-  const sign = fill.side === 'buy' ? 1 : -1;
-  figures.flowBase = figures.flowBase.plus(fill.amount.times(sign)).minus(feeBase);
-  figures.flowQuote = figures.flowQuote.minus(quote.times(sign)).minus(feeQuote);
+  const buy = fill.side === 'buy';
+  figures.flowBase = less(buy ? figures.flowBase.plus(fill.amount) : figures.flowBase.minus(fill.amount), feeBase);
+  figures.flowQuote = less(buy ? figures.flowQuote.minus(quote) : figures.flowQuote.plus(quote), feeQuote);
 }
+
+/** `value` less `fee`; a fill pays its fee in one currency, so the other's is zero. */
+const less = (value: Decimal, fee: Decimal) => (fee.isZero() ? value : value.minus(fee));
 
 const trading = (state: GridBotState) => state.status === 'running' || state.status === 'balancing';
 /** An order a pending stop loss cancelled and still waits for. */
