@@ -22,7 +22,14 @@ export class MemoryPaperStore implements PaperStateStore {
     for (const { accountId, balances } of changes.balances) {
       let held = this.balances.get(accountId);
       if (!held) this.balances.set(accountId, (held = new Map()));
-      for (const balance of balances) held.set(balance.currency, { ...balance });
+      for (const balance of balances) {
+        const known = held.get(balance.currency);
+        if (!known) held.set(balance.currency, { ...balance });
+        else {
+          known.free = balance.free;
+          known.locked = balance.locked;
+        }
+      }
     }
     for (const { accountId, order } of changes.orders) {
       const known = this.orders.get(order.id);
