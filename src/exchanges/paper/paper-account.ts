@@ -32,6 +32,9 @@ export class PaperAccount implements Exchange {
   /** Open orders by client order id. Closed ones move to `closed`, so memory follows open orders only. */
   private readonly orders = new Map<string, ExchangeOrder>();
   private readonly closed = new Map<string, ExchangeOrder>();
+  /** The keys of `closed`, oldest first from `oldestClosed` round the ring. */
+  private readonly closedRing: string[] = [];
+  private oldestClosed = 0;
   private readonly orderListeners = new Set<(update: OrderUpdate) => void>();
 
   constructor(
@@ -97,7 +100,14 @@ export class PaperAccount implements Exchange {
   private retire(order: ExchangeOrder): void {
     this.orders.delete(order.clientOrderId);
     this.closed.set(order.clientOrderId, order);
-    if (this.closed.size > RECENTLY_CLOSED) this.closed.delete(this.closed.keys().next().value!);
+    if (this.closedRing.length < RECENTLY_CLOSED) {
+      this.closedRing.push(order.clientOrderId);
+      return;
+    }
+    const oldest = this.closedRing[this.oldestClosed]!;
+    this.closed.delete(oldest);
+    this.closedRing[this.oldestClosed] = order.clientOrderId;
+    this.oldestClosed = (this.oldestClosed + 1) % RECENTLY_CLOSED;
   }
 
   async cancelOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder> {
