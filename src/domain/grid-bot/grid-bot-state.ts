@@ -176,12 +176,26 @@ export function newGridBot(config: GridBotConfig, priceStep: Decimal): GridBotSt
  * line copies a few lines instead of all of them.
  */
 export function draft(state: GridBotState): GridBotState {
+  // Field by field, as copyLine: states made in different places (a new bot, a stored one) differ
+  // in shape, and spreading them took the slow, generic path.
   return {
-    ...state,
+    config: state.config,
+    status: state.status,
     lines: state.lines.slice(),
+    nextLineId: state.nextLineId,
+    seq: state.seq,
+    priceStep: state.priceStep,
+    origin: state.origin,
+    startPrice: state.startPrice,
     balancing: state.balancing && { ...state.balancing },
     stopOrder: state.stopOrder && { ...state.stopOrder },
     stop: state.stop && { ...state.stop, waiting: [...state.stop.waiting] },
+    carry: state.carry,
+    reserve: state.reserve,
+    trailingUpEnded: state.trailingUpEnded,
+    growDownEnded: state.growDownEnded,
+    growUpEnded: state.growUpEnded,
+    error: state.error,
     figures: { ...state.figures },
   };
 }
