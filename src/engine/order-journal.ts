@@ -7,24 +7,28 @@
 import type { EngineInput } from '../domain/automation.ts';
 import type { ExchangeOrder, Fill } from '../exchanges/exchange.ts';
 import type { EngineOrder } from './automation-kind.ts';
+import type { Decimal } from '../shared/decimal.ts';
 
 const FINAL: ReadonlySet<EngineOrder['status']> = new Set(['filled', 'cancelled', 'rejected']);
 
 export const isFinal = (order: EngineOrder) => FINAL.has(order.status);
 
 export class OrderJournal {
-  private readonly byClientId = new Map<string, EngineOrder>();
+  /** By account, then client order id (nested rather than by a joined key: no string made per lookup). */
+  private readonly byClientId = new Map<number, Map<string, EngineOrder>>();
   private readonly byAutomation = new Map<number, Map<string, EngineOrder>>();
 
   add(order: EngineOrder): void {
-    this.byClientId.set(slot(order.accountId, order.clientOrderId), order);
+    let orders = this.byClientId.get(order.accountId);
+    if (!orders) this.byClientId.set(order.accountId, (orders = new Map()));
+    orders.set(order.clientOrderId, order);
     let keys = this.byAutomation.get(order.automationId);
     if (!keys) this.byAutomation.set(order.automationId, (keys = new Map()));
     keys.set(order.key, order);
   }
 
   find(accountId: number, clientOrderId: string): EngineOrder | undefined {
-    return this.byClientId.get(slot(accountId, clientOrderId));
+    return this.byClientId.get(accountId)?.get(clientOrderId);
   }
 
   byKey(automationId: number, key: string): EngineOrder | undefined {
@@ -32,12 +36,14 @@ export class OrderJournal {
   }
 
   all(): EngineOrder[] {
-    return [...this.byClientId.values()];
+    return [...this.byClientId.values()].flatMap((orders) => [...orders.values()]);
   }
 
   /** Forgets an order that has ended; its stored row stays. */
   forget(order: EngineOrder): void {
-    this.byClientId.delete(slot(order.accountId, order.clientOrderId));
+    const orders = this.byClientId.get(order.accountId);
+    orders?.delete(order.clientOrderId);
+    if (orders?.size === 0) this.byClientId.delete(order.accountId);
     const keys = this.byAutomation.get(order.automationId);
     keys?.delete(order.key);
     if (keys?.size === 0) this.byAutomation.delete(order.automationId);
@@ -49,9 +55,9 @@ export class OrderJournal {
    */
   apply(entry: EngineOrder, order: ExchangeOrder, fill: Fill | undefined, at: Date): EngineInput[] {
     const inputs: EngineInput[] = [];
-    const newlyFilled = order.filled.minus(entry.filled);
+    const newlyFilled = since(order.filled, entry.filled);
     if (newlyFilled.gt(0)) {
-      const quote = order.filledTotal.minus(entry.filledTotal);
+      const quote = since(order.filledTotal, entry.filledTotal);
       const exact = fill !== undefined && fill.amount.eq(newlyFilled);
       inputs.push({
         type: 'fill',
@@ -59,7 +65,7 @@ export class OrderJournal {
         side: entry.side,
         price: exact ? fill.price : quote.div(newlyFilled),
         amount: newlyFilled,
-        fee: order.fee.minus(entry.fee),
+        fee: since(order.fee, entry.fee),
         feeCurrency: order.feeCurrency,
         orderFilled: order.status === 'filled',
         at,
@@ -92,4 +98,5 @@ export class OrderJournal {
   }
 }
 
-const slot = (accountId: number, clientOrderId: string) => `${accountId}:${clientOrderId}`;
+/** What `now` adds to a recorded amount: most orders fill at once, from a recorded '0', which needs no parsing. */
+const since = (now: Decimal, recorded: string): Decimal => (recorded === '0' ? now : now.minus(recorded));

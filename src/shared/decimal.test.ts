@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { dec, referenceCompare } from './decimal.ts';
+import { dec, floorToStep, isMultipleOf, referenceCompare, stepPlaces } from './decimal.ts';
 
 const decimalText = fc.oneof(
   fc.constantFrom('0', '-0', '1', '-1', '0.1', '10000000', '9999999.9999999', '1e-40', '-1e30', 'Infinity', '-Infinity', 'NaN'),
@@ -22,5 +22,31 @@ describe('decimal comparisons', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('steps of a power of ten', () => {
+  const steps = fc.constantFrom('1', '0.1', '0.01', '0.00001', '1e-12', '10', '0.5', '0.25', '0.002', '5', '0.011', '0');
+
+  it('multiples and floors by decimal places give what a division gives', () => {
+    fc.assert(
+      fc.property(decimalText, steps, (text, stepText) => {
+        const [value, step] = [dec(text), dec(stepText)];
+        const byDivision = step.isZero() || value.mod(step).isZero();
+        assert.equal(isMultipleOf(value, step), byDivision, `${text} multiple of ${stepText}`);
+        const floored = step.isZero() ? value : value.div(step).floor().times(step);
+        const fast = floorToStep(value, step);
+        assert.ok(fast.eq(floored) || (fast.isNaN() && floored.isNaN()), `${text} floored to ${stepText}`);
+        assert.equal(fast.toFixed(), floored.toFixed());
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('knows which steps are powers of ten', () => {
+    assert.equal(stepPlaces(dec('0.01')), 2);
+    assert.equal(stepPlaces(dec('1')), 0);
+    assert.equal(stepPlaces(dec('1e-12')), 12);
+    for (const other of ['10', '0.5', '0.011', '0', '-0.01']) assert.equal(stepPlaces(dec(other)), undefined, other);
   });
 });

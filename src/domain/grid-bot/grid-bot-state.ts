@@ -23,26 +23,33 @@ export interface PartialFill {
   feeQuote: Decimal;
 }
 
+/**
+ * Lines are shared between a state and the states stepped from it: a step changes a line only
+ * through `writable`, which copies it first.
+ */
 export interface GridLine {
-  id: number;
+  readonly id: number;
   /** k in the price formula of grid-lines.ts. */
-  index: number;
-  price: Decimal;
-  side: Side | null;
+  readonly index: number;
+  readonly price: Decimal;
+  readonly side: Side | null;
   /** An order for this line is on the exchange (or on its way there). */
-  placed: boolean;
+  readonly placed: boolean;
   /** Base amount of the line's order. */
-  amount: Decimal;
+  readonly amount: Decimal;
   /** Sequence number of the line's last order; 0 when it never had one. */
-  order: number;
+  readonly order: number;
   /** For a sell that closes a buy of this bot: what that buy cost in quote, fees included. */
-  cost: Decimal | null;
+  readonly cost: Decimal | null;
   /** The exchange refused the line's order; it is not retried until the line changes side. */
-  refused: boolean;
+  readonly refused: boolean;
   /** Added past the bounds by growth, on the bot's spare funds. */
-  grown: boolean;
-  partial: PartialFill | null;
+  readonly grown: boolean;
+  readonly partial: PartialFill | null;
 }
+
+/** A line a step copied and may change. */
+export type WritableLine = { -readonly [K in keyof GridLine]: GridLine[K] };
 
 /** A market order of the bot that is not a line order: the balancing order or a stop-loss order. */
 export interface SideOrder {
@@ -163,21 +170,65 @@ export function newGridBot(config: GridBotConfig, priceStep: Decimal): GridBotSt
   };
 }
 
-/** A copy a step may change freely: lines are copied, decimals are immutable. */
+/**
+ * A copy a step may change freely. Decimals are immutable, the settings are replaced rather than
+ * changed, and lines are shared until the step changes one (`writable`): a step that fills one
+ * line copies a few lines instead of all of them.
+ */
 export function draft(state: GridBotState): GridBotState {
+  // Field by field, as copyLine: states made in different places (a new bot, a stored one) differ
+  // in shape, and spreading them took the slow, generic path.
   return {
-    ...state,
-    config: { ...state.config, upperStopLoss: { ...state.config.upperStopLoss }, lowerStopLoss: { ...state.config.lowerStopLoss } },
-    lines: state.lines.map(copyLine),
+    config: state.config,
+    status: state.status,
+    lines: state.lines.slice(),
+    nextLineId: state.nextLineId,
+    seq: state.seq,
+    priceStep: state.priceStep,
+    origin: state.origin,
+    startPrice: state.startPrice,
     balancing: state.balancing && { ...state.balancing },
     stopOrder: state.stopOrder && { ...state.stopOrder },
     stop: state.stop && { ...state.stop, waiting: [...state.stop.waiting] },
+    carry: state.carry,
+    reserve: state.reserve,
+    trailingUpEnded: state.trailingUpEnded,
+    growDownEnded: state.growDownEnded,
+    growUpEnded: state.growUpEnded,
+    error: state.error,
     figures: { ...state.figures },
   };
 }
 
-/** Field by field rather than by spreading: every step copies every line, and this is several times faster. */
-function copyLine(line: GridLine): GridLine {
+/**
+ * The lines each step copied, by the lines array of the state it is making: those it may change in
+ * place. A lines array a step did not make has none, so its lines are copied before any change.
+ */
+const copiedLines = new WeakMap<GridLine[], Set<GridLine>>();
+
+/**
+ * The line as the step may change it: on its first change a copy takes its place in `state.lines`
+ * (the state the step was given keeps the original). Callers go on with the returned line.
+ */
+export function writable(state: GridBotState, line: GridLine): WritableLine {
+  let copied = copiedLines.get(state.lines);
+  if (copied?.has(line)) return line;
+  const index = state.lines.indexOf(line);
+  if (index === -1) throw new Error(`Line ${line.id} is not a line of this grid`);
+  const copy = copyLine(line);
+  state.lines[index] = copy;
+  if (!copied) copiedLines.set(state.lines, (copied = new Set()));
+  copied.add(copy);
+  return copy;
+}
+
+/** Lines made by the current step (a new layout): it may change them without copying. */
+export function ownLines(lines: GridLine[]): void {
+  copiedLines.set(lines, new Set(lines));
+}
+
+/** Field by field rather than by spreading, which is several times slower. */
+function copyLine(line: GridLine): WritableLine {
   return {
     id: line.id,
     index: line.index,

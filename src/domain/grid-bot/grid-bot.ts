@@ -46,7 +46,7 @@ export function stepGridBot(
       edit(next, input, ctx, out);
       break;
     case 'note':
-      next.config.note = input.note;
+      next.config = { ...next.config, note: input.note };
       break;
     case 'delete':
       if (next.status !== 'disabled' && next.status !== 'new') disable(next, out);

@@ -11,14 +11,14 @@
  * remainder's value.
  */
 import type { FillInput, OrderClosedInput, StepContext } from '../automation.ts';
-import { ZERO } from '../../shared/decimal.ts';
+import { compact, type Decimal, ZERO } from '../../shared/decimal.ts';
 import { gridMessages } from './grid-events.ts';
 import { floorToStep } from './grid-lines.ts';
 import { endGrowth, followPrice, showRange } from './grid-market.ts';
 import { buyAmount, syncOrders } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';
 import { finishStop, orderEndedWhileStopping } from './grid-stop.ts';
-import { type GridBotState, type GridLine, type PartialFill, parseKey } from './grid-bot-state.ts';
+import { type GridBotState, type PartialFill, parseKey, writable, type WritableLine } from './grid-bot-state.ts';
 import { usdRate } from './usd-rate.ts';
 
 const noFill = (): PartialFill => ({ amount: ZERO, quote: ZERO, feeBase: ZERO, feeQuote: ZERO });
@@ -43,10 +43,13 @@ function account(state: GridBotState, fill: FillInput, flows: boolean): void {
   if (fill.side === 'buy') figures.boughtVolume = figures.boughtVolume.plus(quote);
   else figures.soldVolume = figures.soldVolume.plus(quote);
   if (!flows) return;
-  const sign = fill.side === 'buy' ? 1 : -1;
-  figures.flowBase = figures.flowBase.plus(fill.amount.times(sign)).minus(feeBase);
-  figures.flowQuote = figures.flowQuote.minus(quote.times(sign)).minus(feeQuote);
+  const buy = fill.side === 'buy';
+  figures.flowBase = less(buy ? figures.flowBase.plus(fill.amount) : figures.flowBase.minus(fill.amount), feeBase);
+  figures.flowQuote = less(buy ? figures.flowQuote.minus(quote) : figures.flowQuote.plus(quote), feeQuote);
 }
+
+/** `value` less `fee`; a fill pays its fee in one currency, so the other's is zero. */
+const less = (value: Decimal, fee: Decimal) => (fee.isZero() ? value : value.minus(fee));
 
 const trading = (state: GridBotState) => state.status === 'running' || state.status === 'balancing';
 /** An order a pending stop loss cancelled and still waits for. */
@@ -56,13 +59,14 @@ export function onFill(state: GridBotState, fill: FillInput, ctx: StepContext, o
   const key = parseKey(fill.key);
   if (key?.kind === 'b' && state.balancing?.order === key.seq) return onBalancingFill(state, fill, ctx, out);
   if (key?.kind === 's' && state.stopOrder?.order === key.seq) return onStopFill(state, fill, out);
-  const line = key?.kind === 'o' ? state.lines.find((candidate) => candidate.order === key.seq) : undefined;
+  const found = key?.kind === 'o' ? state.lines.find((candidate) => candidate.order === key.seq) : undefined;
   account(state, fill, key?.kind !== 'b');
-  const stopping = line !== undefined && awaitedByStop(state, line.order);
-  if (!line || line.side !== fill.side || !(trading(state) || stopping)) {
+  const stopping = found !== undefined && awaitedByStop(state, found.order);
+  if (!found || found.side !== fill.side || !(trading(state) || stopping)) {
     out.log(gridMessages.lateFill(state.config, fill.side, fill.price, fill.amount));
     return;
   }
+  const line = writable(state, found);
   line.partial = addFill(line.partial, fill, state);
   if (!fill.orderFilled) return;
   completeLine(state, line, ctx, out);
@@ -80,7 +84,7 @@ export function onFill(state: GridBotState, fill: FillInput, ctx: StepContext, o
 }
 
 /** Turns the line's fills into the counter order one line away and, for a sell, a profit row. */
-function completeLine(state: GridBotState, line: GridLine, ctx: StepContext, out: GridOutput): void {
+function completeLine(state: GridBotState, line: WritableLine, ctx: StepContext, out: GridOutput): void {
   const done = line.partial!;
   line.partial = null;
   line.placed = false;
@@ -93,38 +97,41 @@ function completeLine(state: GridBotState, line: GridLine, ctx: StepContext, out
  * lot step leaves over is carried on. Its cost: the carried remainder's value, plus the bought base
  * it sells (and the fee paid in base) at the buy price, plus a fee paid in quote.
  */
-function boughtOnLine(state: GridBotState, line: GridLine, done: PartialFill, ctx: StepContext, out: GridOutput): void {
+function boughtOnLine(state: GridBotState, line: WritableLine, done: PartialFill, ctx: StepContext, out: GridOutput): void {
   const average = done.quote.div(done.amount);
   out.log(gridMessages.limitFilled(state.config, 'buy', average, done.amount, null));
   line.side = null;
   const pool = state.carry.base.plus(done.amount).minus(done.feeBase);
-  const above = state.lines[state.lines.indexOf(line) + 1];
-  const amount = above?.side === null ? floorToStep(pool, ctx.rules(state.config.pair).lotStep) : ZERO;
+  const next = state.lines[state.lines.indexOf(line) + 1];
+  const amount = next?.side === null ? floorToStep(pool, ctx.rules(state.config.pair).lotStep) : ZERO;
   const left = pool.minus(amount);
   const poolValue = state.carry.value.plus(done.amount.times(average)).plus(done.feeQuote);
   const leftValue = amount.isZero() ? poolValue : left.times(average);
   state.carry = { base: left, value: leftValue };
-  if (!above || amount.isZero()) return;
+  if (!next || amount.isZero()) return;
   const cost = poolValue.minus(leftValue);
+  const above = writable(state, next);
   above.side = 'sell';
-  above.amount = amount;
-  above.cost = cost;
+  above.amount = compact(amount);
+  above.cost = compact(cost);
   above.refused = false;
 }
 
-function soldOnLine(state: GridBotState, line: GridLine, done: PartialFill, ctx: StepContext, out: GridOutput): void {
+function soldOnLine(state: GridBotState, line: WritableLine, done: PartialFill, ctx: StepContext, out: GridOutput): void {
   const { config, figures } = state;
   const average = done.quote.div(done.amount);
   const profit = line.cost === null ? null : done.quote.minus(done.feeQuote).minus(done.feeBase.times(average)).minus(line.cost);
   out.log(gridMessages.limitFilled(config, 'sell', average, done.amount, profit));
   line.side = null;
   line.cost = null;
-  const below = state.lines[state.lines.indexOf(line) - 1];
+  let below = state.lines[state.lines.indexOf(line) - 1];
   if (below && below.side === null) {
-    below.side = 'buy';
-    below.amount = buyAmount(config, below.price, ctx.rules(config.pair));
-    below.cost = null;
-    below.refused = false;
+    const buy = writable(state, below);
+    buy.side = 'buy';
+    buy.amount = buyAmount(config, buy.price, ctx.rules(config.pair));
+    buy.cost = null;
+    buy.refused = false;
+    below = buy;
   }
   if (profit === null) return;
   const rate = usdRate(config.quote, ctx);
@@ -184,20 +191,22 @@ export function onOrderClosed(state: GridBotState, closed: OrderClosedInput, ctx
     state.error = gridMessages.stopOrderFailed(reason);
     return finishStop(state, out);
   }
-  const line = key?.kind === 'o' ? state.lines.find((candidate) => candidate.order === key.seq) : undefined;
-  if (line && awaitedByStop(state, line.order)) {
+  const found = key?.kind === 'o' ? state.lines.find((candidate) => candidate.order === key.seq) : undefined;
+  if (found && awaitedByStop(state, found.order)) {
     // Part of it may have filled before the cancellation: that part counts as the line's fill.
-    if (line.partial && line.side) completeLine(state, line, ctx, out);
-    return orderEndedWhileStopping(state, line.order, ctx, out);
+    if (found.partial && found.side) completeLine(state, writable(state, found), ctx, out);
+    return orderEndedWhileStopping(state, found.order, ctx, out);
   }
   // A line whose order the bot cancelled itself is no longer placed: nothing more to do.
-  if (!line || !line.placed || line.side === null) return;
+  if (!found || !found.placed || found.side === null) return;
+  const side = found.side;
+  const line = writable(state, found);
   line.placed = false;
   line.partial = null;
-  out.log(gridMessages.limitRefused(state.config, line.side, line.price, reason));
+  out.log(gridMessages.limitRefused(state.config, side, line.price, reason));
   if (dropRefusedGrowth(state, line, reason, out)) return;
   line.refused = true;
-  state.error = gridMessages.limitRefused(state.config, line.side, line.price, reason);
+  state.error = gridMessages.limitRefused(state.config, side, line.price, reason);
   if (!state.lines.some((candidate) => candidate.placed) && state.status === 'running') {
     out.log(gridMessages.cannotTrade());
     finishStop(state, out);
@@ -208,7 +217,7 @@ export function onOrderClosed(state: GridBotState, closed: OrderClosedInput, ctx
  * Growth past the bounds runs on extra funds: the first growth order the exchange refuses ends it,
  * and its line goes, so no line is left that looks like it trades.
  */
-function dropRefusedGrowth(state: GridBotState, line: GridLine, reason: string, out: GridOutput): boolean {
+function dropRefusedGrowth(state: GridBotState, line: WritableLine, reason: string, out: GridOutput): boolean {
   const { config, lines } = state;
   if (!line.grown) return false;
   if (line === lines[0]) {

@@ -5,7 +5,7 @@
  * price step the way the reference does: nearest step for arithmetic grids, the step above for
  * geometric ones (its example shows 0.0224133… as 0.022414).
  */
-import { Decimal, roundToStep } from '../../shared/decimal.ts';
+import { compact, Decimal, floorToStep, roundToStep } from '../../shared/decimal.ts';
 import type { GridType } from './grid-bot-config.ts';
 
 export interface GridShape {
@@ -32,9 +32,10 @@ export function rawLinePrice(shape: GridShape, step: Decimal, k: number): Decima
   return shape.lowerPrice.times(step.pow(k)).toSignificantDigits(GEOMETRIC_DIGITS);
 }
 
+/** Line k's price, compact: every line keeps its own. */
 export function linePrice(shape: GridShape, step: Decimal, k: number, priceStep: Decimal): Decimal {
   const raw = rawLinePrice(shape, step, k);
-  return shape.gridType === 'arithmetic' ? roundToStep(raw, priceStep) : ceilToStep(raw, priceStep);
+  return compact(shape.gridType === 'arithmetic' ? roundToStep(raw, priceStep) : ceilToStep(raw, priceStep));
 }
 
 /** The N starting line prices, lowest first. */
@@ -68,9 +69,7 @@ export function decimalText(value: Decimal): string {
   return text.includes('.') ? text : `${text}.0`;
 }
 
-export function floorToStep(value: Decimal, step: Decimal): Decimal {
-  return step.isZero() ? value : value.div(step).floor().times(step);
-}
+export { floorToStep };
 
 export function ceilToStep(value: Decimal, step: Decimal): Decimal {
   return step.isZero() ? value : value.div(step).ceil().times(step);

@@ -19,7 +19,7 @@ import { gridStep, linePrice } from './grid-lines.ts';
 import { buyAmount, cancelLine, meetsMinimums, syncOrders } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';
 import { triggerStopLoss } from './grid-stop.ts';
-import type { GridBotState, GridLine } from './grid-bot-state.ts';
+import { type GridBotState, type GridLine, writable } from './grid-bot-state.ts';
 
 /** More lines than any grid can cross in one move; only a guard against a runaway loop. */
 const MAX_SHIFTS = 10_000;
@@ -54,10 +54,8 @@ export function followPrice(state: GridBotState, price: Decimal, ctx: StepContex
 
 /** lower_price, upper_price and grids_quantity follow the lines once they trailed or grew. */
 export function showRange(state: GridBotState): void {
-  const { lines, config } = state;
-  config.lowerPrice = lines[0]!.price;
-  config.upperPrice = lines[lines.length - 1]!.price;
-  config.gridsQuantity = lines.length;
+  const { lines } = state;
+  state.config = { ...state.config, lowerPrice: lines[0]!.price, upperPrice: lines[lines.length - 1]!.price, gridsQuantity: lines.length };
 }
 
 const newLine = (state: GridBotState, index: number, price: Decimal): GridLine => ({
@@ -101,7 +99,7 @@ function trailUp(state: GridBotState, price: Decimal, rules: TradingRules, out: 
     if (lowest.side === 'sell') break;
     cancelLine(state, lowest, out);
     lines.shift();
-    Object.assign(top, { side: 'buy', amount, cost: null, refused: false });
+    Object.assign(writable(state, top), { side: 'buy', amount, cost: null, refused: false });
     lines.push(newLine(state, top.index + 1, next));
     shifted += 1;
   }
@@ -109,8 +107,9 @@ function trailUp(state: GridBotState, price: Decimal, rules: TradingRules, out: 
   out.log(gridMessages.trailedUp(config, lines[0]!.price, lines[lines.length - 1]!.price));
   const stopLoss = config.lowerStopLoss;
   if (stopLoss.enabled && stopLoss.price) {
-    stopLoss.price = stopLoss.price.plus(lines[0]!.price.minus(firstLowest));
-    out.log(gridMessages.lowerStopLossMoved(config, stopLoss.price));
+    const price = stopLoss.price.plus(lines[0]!.price.minus(firstLowest));
+    state.config = { ...state.config, lowerStopLoss: { ...stopLoss, price } };
+    out.log(gridMessages.lowerStopLossMoved(config, price));
   }
 }
 

@@ -4,17 +4,17 @@
  * above it), whose orders are cancelled and held back until the window slides to them.
  */
 import type { TradingRules } from '../market/trading-rules.ts';
-import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import { compact, type Decimal, ZERO } from '../../shared/decimal.ts';
 import type { GridBotConfig } from './grid-bot-config.ts';
 import { gridMessages } from './grid-events.ts';
 import type { GridOutput } from './grid-output.ts';
 import { floorToStep } from './grid-lines.ts';
-import { balancingKey, type GridBotState, type GridLine, lineKey, stopKey } from './grid-bot-state.ts';
+import { balancingKey, type GridBotState, type GridLine, lineKey, stopKey, writable } from './grid-bot-state.ts';
 
-/** The base amount of a buy on a line: quote mode spends at most quantity_per_grid of quote. */
+/** The base amount of a buy on a line (kept by the line, so compact): quote mode spends at most quantity_per_grid of quote. */
 export function buyAmount(config: GridBotConfig, price: Decimal, rules: TradingRules): Decimal {
   const amount = config.orderCurrencyType === 'quote' ? config.quantityPerGrid.div(price) : config.quantityPerGrid;
-  return floorToStep(amount, rules.lotStep);
+  return compact(floorToStep(amount, rules.lotStep));
 }
 
 /** Whether an order of `amount` at `price` passes the market's minimums. */
@@ -23,40 +23,61 @@ export function meetsMinimums(amount: Decimal, price: Decimal, rules: TradingRul
   return amount.gt(0) && amount.gte(rules.minLotSize) && amount.times(price).gte(minTotal);
 }
 
-/** Which lines should have an order now. */
-function wanted(state: GridBotState): Set<GridLine> {
+/**
+ * Which lines should have an order now: every buy and sell line that was not refused, within the
+ * windows. A window holds the lines of its side nearest the waiting line, so it is a range of
+ * positions: buys from `lowestBuy` up, sells up to `highestSell`.
+ */
+function windows(state: GridBotState): { lowestBuy: number; highestSell: number } {
   const { lines, config } = state;
-  const want = new Set<GridLine>();
-  let buys = 0;
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const line = lines[i]!;
-    if (line.side !== 'buy' || line.refused) continue;
-    if (config.maxActiveBuyLines === null || buys < config.maxActiveBuyLines) want.add(line);
-    buys += 1;
+  let lowestBuy = 0;
+  if (config.maxActiveBuyLines !== null) {
+    let buys = 0;
+    lowestBuy = lines.length;
+    for (let i = lines.length - 1; i >= 0 && buys < config.maxActiveBuyLines; i -= 1) {
+      const line = lines[i]!;
+      if (line.side !== 'buy' || line.refused) continue;
+      buys += 1;
+      lowestBuy = i;
+    }
   }
-  let sells = 0;
-  for (const line of lines) {
-    if (line.side !== 'sell' || line.refused) continue;
-    if (config.maxActiveSellLines === null || sells < config.maxActiveSellLines) want.add(line);
-    sells += 1;
+  let highestSell = lines.length - 1;
+  if (config.maxActiveSellLines !== null) {
+    let sells = 0;
+    highestSell = -1;
+    for (let i = 0; i < lines.length && sells < config.maxActiveSellLines; i += 1) {
+      const line = lines[i]!;
+      if (line.side !== 'sell' || line.refused) continue;
+      sells += 1;
+      highestSell = i;
+    }
   }
-  return want;
+  return { lowestBuy, highestSell };
 }
+
+const isWanted = (line: GridLine, index: number, { lowestBuy, highestSell }: ReturnType<typeof windows>) =>
+  !line.refused && ((line.side === 'buy' && index >= lowestBuy) || (line.side === 'sell' && index <= highestSell));
 
 /** Cancels orders that left the windows, then places the missing ones nearest the price first. */
 export function syncOrders(state: GridBotState, current: Decimal | undefined, out: GridOutput): void {
-  const want = wanted(state);
-  for (const line of state.lines) {
-    if (line.placed && !want.has(line)) cancelLine(state, line, out);
+  const want = windows(state);
+  const toPlace: GridLine[] = [];
+  const { lines } = state;
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    const wanted = isWanted(line, i, want);
+    if (line.placed && !wanted) cancelLine(state, line, out);
+    else if (!line.placed && wanted) toPlace.push(line);
   }
-  const toPlace = state.lines.filter((line) => !line.placed && want.has(line));
+  if (toPlace.length === 0) return;
   const reference = current ?? state.startPrice ?? ZERO;
-  toPlace.sort((a, b) => a.price.minus(reference).abs().cmp(b.price.minus(reference).abs()));
+  if (toPlace.length > 1) toPlace.sort((a, b) => a.price.minus(reference).abs().cmp(b.price.minus(reference).abs()));
   for (const line of toPlace) placeLine(state, line, current, out);
 }
 
-export function placeLine(state: GridBotState, line: GridLine, current: Decimal | undefined, out: GridOutput): void {
+export function placeLine(state: GridBotState, shared: GridLine, current: Decimal | undefined, out: GridOutput): void {
   const { config } = state;
+  const line = writable(state, shared);
   state.seq += 1;
   line.order = state.seq;
   line.placed = true;
@@ -77,7 +98,7 @@ export function placeLine(state: GridBotState, line: GridLine, current: Decimal 
 export function cancelLine(state: GridBotState, line: GridLine, out: GridOutput, quiet = false): void {
   if (!line.placed) return;
   out.commands.push({ type: 'cancel_order', key: lineKey(line.order) });
-  line.placed = false;
+  writable(state, line).placed = false;
   if (!quiet && line.side) out.log(gridMessages.limitCancelled(state.config, line.side, line.price, line.amount));
 }
 

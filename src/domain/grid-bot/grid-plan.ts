@@ -11,7 +11,7 @@ import { gridPrices, nearestIndex } from './grid-lines.ts';
 import { buyAmount, syncOrders } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';
 import { type Amounts, requiredBalances, requiredFor } from './required-balances.ts';
-import { balancingKey, type GridBotState, type GridLine, shapeOf } from './grid-bot-state.ts';
+import { balancingKey, type GridBotState, type GridLine, ownLines, shapeOf } from './grid-bot-state.ts';
 
 /** The account funds a start may use, and the taker fee the balancing order will pay. */
 export interface Funding {
@@ -43,6 +43,7 @@ export function layOut(state: GridBotState, rules: TradingRules, price: Decimal 
 
 /** Replaces the bot's lines; ids keep growing so old profit rows still name their own lines. */
 export function replaceLines(state: GridBotState, lines: GridLine[]): void {
+  ownLines(lines);
   state.lines = lines;
   state.nextLineId += lines.length;
   state.origin = shapeOf(state.config);

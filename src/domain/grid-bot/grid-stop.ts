@@ -13,7 +13,7 @@ import { floorToStep } from './grid-lines.ts';
 import { cancelEverything, meetsMinimums } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';
 import { requiredFor } from './required-balances.ts';
-import { type GridBotState, type PendingStop, stopKey } from './grid-bot-state.ts';
+import { type GridBotState, type PendingStop, stopKey, writable } from './grid-bot-state.ts';
 
 export const STOP_TIMER = 'stop_loss';
 /** How long a stop loss waits for its cancellations to be confirmed before it acts on what it knows. */
@@ -22,11 +22,13 @@ const STOP_WAIT_MS = 30_000;
 /** Turns the bot off: lines unmarked, investment figures zero. Orders must be cancelled already. */
 export function finishStop(state: GridBotState, out: GridOutput): void {
   for (const line of state.lines) {
-    line.side = null;
-    line.placed = false;
-    line.cost = null;
-    line.refused = false;
-    line.partial = null;
+    if (line.side === null && !line.placed && line.cost === null && !line.refused && line.partial === null) continue;
+    const unmarked = writable(state, line);
+    unmarked.side = null;
+    unmarked.placed = false;
+    unmarked.cost = null;
+    unmarked.refused = false;
+    unmarked.partial = null;
   }
   state.status = 'disabled';
   state.stop = null;

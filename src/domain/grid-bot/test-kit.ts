@@ -148,9 +148,12 @@ export class GridHarness {
     return new Date(this.clock);
   }
 
+  /** The step function the harness runs; a test may wrap it to check each step. */
+  step: typeof stepGridBot = stepGridBot;
+
   private drain(): void {
     for (let input = this.queue.shift(); input !== undefined; input = this.queue.shift()) {
-      const result = stepGridBot(this.state, input, this.context());
+      const result = this.step(this.state, input, this.context());
       this.state = result.state;
       this.events.push(...result.events.map((event) => event.message));
       this.records.push(...result.records);

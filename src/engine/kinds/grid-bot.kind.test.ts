@@ -19,7 +19,7 @@ describe('grid bot kind', () => {
       note: 'n',
     });
     const h = new GridHarness(config, 131).start().moveTo(119).moveTo(141).moveTo(150);
-    h.state.lines[0]!.partial = { amount: dec('0.1'), quote: dec(11), feeBase: dec('0.0001'), feeQuote: dec(0) };
+    h.state.lines[0] = { ...h.state.lines[0]!, partial: { amount: dec('0.1'), quote: dec(11), feeBase: dec('0.0001'), feeQuote: dec(0) } };
     const restored = roundTrip(h.state);
     assert.deepEqual(restored, h.state);
     assert.equal(JSON.stringify(gridBotKind.toJson(restored)), JSON.stringify(gridBotKind.toJson(h.state)));

@@ -16,25 +16,26 @@ export interface RestingOrder {
   remaining: Decimal;
 }
 
-export interface Match {
-  order: RestingOrder;
+export interface Match<T extends RestingOrder = RestingOrder> {
+  order: T;
   amount: Decimal;
 }
 
-export class OrderBook {
-  private readonly buys: RestingOrder[] = [];
-  private readonly sells: RestingOrder[] = [];
+/** `T`: what the owner keeps for each resting order (one record each), handed back in matches. */
+export class OrderBook<T extends RestingOrder = RestingOrder> {
+  private readonly buys: T[] = [];
+  private readonly sells: T[] = [];
 
   get size(): number {
     return this.buys.length + this.sells.length;
   }
 
-  add(order: RestingOrder): void {
+  add(order: T): void {
     const side = order.side === 'buy' ? this.buys : this.sells;
     side.splice(this.insertionIndex(side, order), 0, order);
   }
 
-  remove(order: RestingOrder): boolean {
+  remove(order: T): boolean {
     const side = order.side === 'buy' ? this.buys : this.sells;
     const index = side.lastIndexOf(order);
     if (index === -1) return false;
@@ -43,7 +44,7 @@ export class OrderBook {
   }
 
   /** Buys at or above the ask and sells at or below the bid fill completely. */
-  matchQuote(bid: Decimal, ask: Decimal): Match[] {
+  matchQuote(bid: Decimal, ask: Decimal): Match<T>[] {
     // Most ticks cross nothing: a look at each side's best order, and no arrays made.
     const buy = this.buys.at(-1);
     const sell = this.sells.at(-1);
@@ -58,15 +59,15 @@ export class OrderBook {
    * A trade printed at `price` fills buys at or above it and sells at or below it, each side up
    * to the traded amount, best price first.
    */
-  matchTrade(price: Decimal, amount: Decimal): Match[] {
+  matchTrade(price: Decimal, amount: Decimal): Match<T>[] {
     return [
       ...this.take(this.buys, (limit) => limit.gte(price), amount),
       ...this.take(this.sells, (limit) => limit.lte(price), amount),
     ];
   }
 
-  private take(side: RestingOrder[], crossed: (price: Decimal) => boolean, volume: Decimal | undefined) {
-    const matches: Match[] = [];
+  private take(side: T[], crossed: (price: Decimal) => boolean, volume: Decimal | undefined) {
+    const matches: Match<T>[] = [];
     let available = volume;
     for (let order = side.at(-1); order !== undefined && crossed(order.price); order = side.at(-1)) {
       if (available !== undefined && available.lte(ZERO)) break;
@@ -81,7 +82,7 @@ export class OrderBook {
   }
 
   /** The place after every order that comes before `order` in priority and before every later one. */
-  private insertionIndex(side: RestingOrder[], order: RestingOrder): number {
+  private insertionIndex(side: T[], order: T): number {
     let low = 0;
     let high = side.length;
     while (low < high) {

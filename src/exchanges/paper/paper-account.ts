@@ -32,6 +32,9 @@ export class PaperAccount implements Exchange {
   /** Open orders by client order id. Closed ones move to `closed`, so memory follows open orders only. */
   private readonly orders = new Map<string, ExchangeOrder>();
   private readonly closed = new Map<string, ExchangeOrder>();
+  /** The keys of `closed`, oldest first from `oldestClosed` round the ring. */
+  private readonly closedRing: string[] = [];
+  private oldestClosed = 0;
   private readonly orderListeners = new Set<(update: OrderUpdate) => void>();
 
   constructor(
@@ -97,7 +100,14 @@ export class PaperAccount implements Exchange {
   private retire(order: ExchangeOrder): void {
     this.orders.delete(order.clientOrderId);
     this.closed.set(order.clientOrderId, order);
-    if (this.closed.size > RECENTLY_CLOSED) this.closed.delete(this.closed.keys().next().value!);
+    if (this.closedRing.length < RECENTLY_CLOSED) {
+      this.closedRing.push(order.clientOrderId);
+      return;
+    }
+    const oldest = this.closedRing[this.oldestClosed]!;
+    this.closed.delete(oldest);
+    this.closedRing[this.oldestClosed] = order.clientOrderId;
+    this.oldestClosed = (this.oldestClosed + 1) % RECENTLY_CLOSED;
   }
 
   async cancelOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder> {
@@ -218,8 +228,10 @@ export class PaperAccount implements Exchange {
     const rate = liquidity === 'maker' ? this.fees.maker : this.fees.taker;
     let fee: Decimal;
     if (order.side === 'buy') {
-      this.ledger.spendLocked(market.quote, amount.times(lockedPrice));
-      this.ledger.credit(market.quote, amount.times(lockedPrice).minus(total));
+      // A resting buy fills at the price it locked funds at: nothing to give back.
+      const locked = lockedPrice === price ? total : amount.times(lockedPrice);
+      this.ledger.spendLocked(market.quote, locked);
+      if (locked !== total) this.ledger.credit(market.quote, locked.minus(total));
       fee = amount.times(rate);
       this.ledger.credit(market.base, amount.minus(fee));
     } else {
@@ -227,9 +239,9 @@ export class PaperAccount implements Exchange {
       fee = total.times(rate);
       this.ledger.credit(market.quote, total.minus(fee));
     }
-    order.filled = order.filled.plus(amount);
-    order.filledTotal = order.filledTotal.plus(total);
-    order.fee = order.fee.plus(fee);
+    order.filled = added(order.filled, amount);
+    order.filledTotal = added(order.filledTotal, total);
+    order.fee = added(order.fee, fee);
     order.updatedAt = at;
     if (order.filled.eq(order.amount)) {
       order.status = 'filled';
@@ -270,3 +282,6 @@ export class PaperAccount implements Exchange {
     for (const listener of this.orderListeners) listener(update);
   }
 }
+
+/** `sum` plus `amount`; most orders fill at once, from zero, and then the sum is the amount itself. */
+const added = (sum: Decimal, amount: Decimal): Decimal => (sum.isZero() ? amount : sum.plus(amount));

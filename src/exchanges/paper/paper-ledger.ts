@@ -9,6 +9,8 @@ interface Holding {
 
 export class PaperLedger {
   private readonly holdings = new Map<string, Holding>();
+  /** The currencies in the order `balances` lists them, sorted again only when one is added. */
+  private currencies: string[] | null = null;
 
   constructor(initial: readonly Balance[] = []) {
     for (const balance of initial) {
@@ -17,9 +19,11 @@ export class PaperLedger {
   }
 
   balances(): Balance[] {
-    return [...this.holdings]
-      .map(([currency, holding]) => ({ currency, ...holding }))
-      .sort((a, b) => a.currency.localeCompare(b.currency));
+    this.currencies ??= [...this.holdings.keys()].sort((a, b) => a.localeCompare(b));
+    return this.currencies.map((currency) => {
+      const { free, locked } = this.holdings.get(currency)!;
+      return { currency, free, locked };
+    });
   }
 
   free(currency: string): Decimal {
@@ -59,6 +63,7 @@ export class PaperLedger {
     if (!holding) {
       holding = { free: ZERO, locked: ZERO };
       this.holdings.set(currency, holding);
+      this.currencies = null;
     }
     return holding;
   }

@@ -20,10 +20,10 @@ export interface PaperVenueOptions {
 }
 
 
-interface RestingEntry {
+/** One record per resting order: the book's entry, with the account and order it fills. */
+interface RestingEntry extends RestingOrder {
   account: PaperAccount;
   order: ExchangeOrder;
-  entry: RestingOrder;
 }
 
 export class PaperVenue {
@@ -32,7 +32,7 @@ export class PaperVenue {
   readonly defaultFees: FeeSchedule;
   private readonly marketsByPair = new Map<string, Market>();
   private readonly tickers = new Map<string, Ticker>();
-  private readonly books = new Map<string, OrderBook>();
+  private readonly books = new Map<string, OrderBook<RestingEntry>>();
   private readonly resting = new Map<string, RestingEntry>();
   private readonly accounts = new Map<number, PaperAccount>();
   private readonly tickerListeners = new Set<(ticker: Ticker) => void>();
@@ -143,21 +143,24 @@ export class PaperVenue {
   }
 
   rest(account: PaperAccount, order: ExchangeOrder): void {
-    const entry: RestingOrder = {
+    const entry: RestingEntry = {
       id: order.id,
       sequence: orderSequence(order.id),
       side: order.side,
       price: order.price!,
-      remaining: order.amount.minus(order.filled),
+      // The order's own amount while nothing filled: one decimal fewer per resting order.
+      remaining: order.filled.isZero() ? order.amount : order.amount.minus(order.filled),
+      account,
+      order,
     };
     this.books.get(order.pair)!.add(entry);
-    this.resting.set(order.id, { account, order, entry });
+    this.resting.set(order.id, entry);
   }
 
   unrest(orderId: string): void {
     const resting = this.resting.get(orderId);
     if (!resting) return;
-    this.books.get(resting.order.pair)!.remove(resting.entry);
+    this.books.get(resting.order.pair)!.remove(resting);
     this.resting.delete(orderId);
   }
 
@@ -180,10 +183,9 @@ export class PaperVenue {
         ? book.matchQuote(ticker.bid, ticker.ask)
         : book.matchTrade(tick.price, tick.volume);
     const updates: OrderUpdate[] = [];
-    for (const match of matches) {
-      const resting = this.resting.get(match.order.id)!;
-      if (match.order.remaining.isZero()) this.resting.delete(match.order.id);
-      updates.push(resting.account.fillResting(resting.order, match.amount, tick.at));
+    for (const { order: resting, amount } of matches) {
+      if (resting.remaining.isZero()) this.resting.delete(resting.id);
+      updates.push(resting.account.fillResting(resting.order, amount, tick.at));
     }
     return updates;
   }

@@ -73,12 +73,13 @@ export class MemoryEngineStore implements EngineStore {
     for (const order of batch.orders) {
       if (!this.automations.has(order.automationId)) throw new Error(`No automation ${order.automationId} for order ${order.id}`);
       const known = this.journal.get(order.id);
-      this.journal.set(order.id, known ? { ...known, ...changeableFields(order) } : { ...order });
+      if (known) updateChangeable(known, order);
+      else this.journal.set(order.id, { ...order });
     }
     for (const event of batch.events) {
       let log = this.eventLog.get(event.automationId);
       if (!log) this.eventLog.set(event.automationId, (log = []));
-      log.push({ message: event.message, createdAt: event.at });
+      log.push({ message: flat(event.message), createdAt: event.at });
     }
     for (const { kind, automationId, records } of batch.records) this.sinks[kind]!([{ automationId, records }]);
   }
@@ -130,13 +131,26 @@ export class MemoryEngineStore implements EngineStore {
   }
 }
 
-/** The journal columns an upsert may change; the rest stay as first written. */
-function changeableFields(order: EngineOrder) {
-  const { filled, filledTotal, fee, status, cancelRequested, updatedAt } = order;
-  return { filled, filledTotal, fee, status, cancelRequested, updatedAt };
+/** The journal columns an upsert may change; the rest stay as first written. Rows kept here are never handed out, only copies. */
+function updateChangeable(row: EngineOrder, order: EngineOrder): void {
+  row.filled = order.filled;
+  row.filledTotal = order.filledTotal;
+  row.fee = order.fee;
+  row.status = order.status;
+  row.cancelRequested = order.cancelRequested;
+  row.updatedAt = order.updatedAt;
 }
 
 function toStored({ changes, ...row }: Row): StoredAutomation {
   const snapshot = typeof row.state === 'string' ? JSON.parse(row.state) : row.state();
   return { ...row, state: applyChanges(snapshot, changes === null ? null : JSON.parse(changes)) };
+}
+
+/**
+ * A message as one piece of text. Messages are built by concatenation, which V8 keeps as a tree
+ * of the parts (several hundred bytes for a line of the grid's log); a log kept in memory for a
+ * whole backtest keeps the text instead, a third of that.
+ */
+function flat(message: string): string {
+  return message.length < 13 ? message : (' ' + message).slice(1);
 }

@@ -22,15 +22,27 @@ export class MemoryPaperStore implements PaperStateStore {
     for (const { accountId, balances } of changes.balances) {
       let held = this.balances.get(accountId);
       if (!held) this.balances.set(accountId, (held = new Map()));
-      for (const balance of balances) held.set(balance.currency, { ...balance });
+      for (const balance of balances) {
+        const known = held.get(balance.currency);
+        if (!known) held.set(balance.currency, { ...balance });
+        else {
+          known.free = balance.free;
+          known.locked = balance.locked;
+        }
+      }
     }
     for (const { accountId, order } of changes.orders) {
       const known = this.orders.get(order.id);
-      const { filled, filledTotal, fee, status, updatedAt } = order;
-      this.orders.set(order.id, {
-        accountId: known?.accountId ?? accountId,
-        order: known ? { ...known.order, filled, filledTotal, fee, status, updatedAt } : { ...order },
-      });
+      if (!known) {
+        this.orders.set(order.id, { accountId, order: { ...order } });
+        continue;
+      }
+      // Stored orders are only handed out as copies, so the row is brought up to date in place.
+      known.order.filled = order.filled;
+      known.order.filledTotal = order.filledTotal;
+      known.order.fee = order.fee;
+      known.order.status = order.status;
+      known.order.updatedAt = order.updatedAt;
     }
     for (const { accountId, fill } of changes.fills) this.fillLog.push({ accountId, fill: { ...fill } });
   }
