@@ -107,6 +107,9 @@ export class Engine {
   private readonly committedListeners: Array<(batch: CommittedBatch) => void> = [];
   private readonly recordKinds = new Set<string>();
   private readonly connectionListeners: ConnectionListener[] = [];
+  /** A step's lookups, made once per market source rather than for every step. */
+  private readonly sourceLookups = new Map<string, Pick<StepContext, 'rules' | 'price'>>();
+  private readonly nextId = () => this.writer.nextId();
 
   constructor(private readonly ports: EnginePorts) {
     for (const kind of ports.kinds) this.kinds.set(kind.name, kind);
@@ -539,13 +542,16 @@ export class Engine {
   }
 
   private context(live: Live, now: Date): StepContext {
-    const { source } = live;
-    return {
-      now,
-      rules: (pair) => this.sources.rules(source, pair),
-      price: (pair) => this.sources.ticker(source, pair),
-      nextId: () => this.writer.nextId(),
-    };
+    let lookups = this.sourceLookups.get(live.source);
+    if (!lookups) {
+      const { source } = live;
+      lookups = {
+        rules: (pair) => this.sources.rules(source, pair),
+        price: (pair) => this.sources.ticker(source, pair),
+      };
+      this.sourceLookups.set(source, lookups);
+    }
+    return { now, rules: lookups.rules, price: lookups.price, nextId: this.nextId };
   }
 
   private pairsOf(live: Live): string[] {

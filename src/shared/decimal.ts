@@ -6,6 +6,21 @@ import { Decimal as DecimalJs } from 'decimal.js';
 
 const D = DecimalJs.clone({ precision: 50, rounding: DecimalJs.ROUND_HALF_UP, toExpNeg: -30, toExpPos: 40 });
 
+/**
+ * decimal.js keeps its settings (precision, rounding, ...) as properties of the constructor and
+ * reads them in every operation. The constructor has 63 of them, so V8 keeps them in a dictionary,
+ * a hash lookup on each read. An object that other objects inherit from is given fast properties
+ * again once a lookup goes through it: this makes the clone one, which made its arithmetic about
+ * a quarter faster. If V8 stops doing so, nothing changes but the speed.
+ */
+const heir = Object.setPrototypeOf({}, D) as { precision: number };
+const readThrough = () => heir.precision;
+// A function gets the inline caches that do it after several calls (V8 allocates them at the 8th).
+for (let i = 0; i < 32; i += 1) readThrough();
+
+/** Read once for the comparisons below: this module's clone is configured once, above, and never changed. */
+const { maxE: MAX_E, minE: MIN_E, ROUND_FLOOR, ROUND_HALF_UP } = D;
+
 export { D as Decimal };
 export type Decimal = InstanceType<typeof D>;
 export type DecimalLike = Decimal | string | number;
@@ -16,7 +31,7 @@ export const ZERO = new D(0);
 
 /** The multiple of `step` nearest to `value`, halves away from zero (exchange price rounding). */
 export function roundToStep(value: Decimal, step: Decimal): Decimal {
-  return step.isZero() ? value : value.toNearest(step, D.ROUND_HALF_UP);
+  return step.isZero() ? value : value.toNearest(step, ROUND_HALF_UP);
 }
 
 /**
@@ -49,7 +64,7 @@ export function isMultipleOf(value: Decimal, step: Decimal): boolean {
 /** The multiple of `step` at or below `value`. */
 export function floorToStep(value: Decimal, step: Decimal): Decimal {
   const places = stepPlaces(step);
-  if (places !== undefined) return value.toDecimalPlaces(places, D.ROUND_FLOOR);
+  if (places !== undefined) return value.toDecimalPlaces(places, ROUND_FLOOR);
   return step.isZero() ? value : value.div(step).floor().times(step);
 }
 
@@ -64,7 +79,7 @@ const prototype = D.prototype as unknown as { cmp(y: DecimalLike): number; compa
 const copyingCompare = prototype.cmp;
 
 function compareInPlace(this: Decimal, y: DecimalLike): number {
-  if (!(y instanceof D) || !this.d || !y.d || y.e > D.maxE || y.e < D.minE) return copyingCompare.call(this, y);
+  if (!(y instanceof D) || !this.d || !y.d || y.e > MAX_E || y.e < MIN_E) return copyingCompare.call(this, y);
   const xd = this.d;
   const yd = y.d;
   const xs = this.s;
