@@ -55,6 +55,7 @@ import { bothWriters, OutboxHook } from './notifications/outbox-hook.ts';
 import { DEFAULT_RETRY_DELAYS_MS, NotificationWorker } from './notifications/notification-worker.ts';
 import { NotificationTargetsService } from './notifications/targets.service.ts';
 import { SqlNotificationsRepository } from './store/notifications.repository.ts';
+import { answerHeaders, engineCommands, type EngineCommands } from './app-commands.ts';
 
 export { createLogger };
 
@@ -87,6 +88,8 @@ export interface Core {
   /** With PostgreSQL: this engine's identity and the accounts it holds (several may share it). */
   leasing: EngineLeasing | undefined;
   engines: EnginesService;
+  /** With PostgreSQL: actions passed to the engine that runs their account, and run for others. */
+  commands: EngineCommands | undefined;
   backtests: BacktestJobs;
   /** Applies paper ticks and resolves once the engine has handled everything they caused. */
   applyPaperTicks(ticks: MarketTick[]): Promise<OrderUpdate[]>;
@@ -150,6 +153,26 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       },
     });
     engine.onCommitted(tradingLog(logger));
+    const commands = leasing
+      ? engineCommands({
+          db,
+          leaseMs: config.engineLeaseSeconds * 1000,
+          logger,
+          ...(runsEngine
+            ? {
+                engine: {
+                  engineId: leasing.identity.id,
+                  leases: leasing.leases,
+                  takeAccount: async (accountId: number) => {
+                    if (!(await leasing.leases.take(accountId))) return false;
+                    await engine.loadAccount(accountId);
+                    return true;
+                  },
+                },
+              }
+            : {}),
+        })
+      : undefined;
     const notificationStore = new SqlNotificationsRepository(db);
     const outboxHook = new OutboxHook(notificationStore, async (accountId) => {
       const account = await accountsRepository.findById(accountId);
@@ -217,6 +240,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       engine,
       leasing,
       engines: new EnginesService(leasing?.registry ?? localEngineRegistry(config.role, () => engine.accountIds())),
+      commands,
       backtests,
       applyPaperTicks: async (ticks) => {
         // Each tick is a market event of its own: the automations answer it before the next one
@@ -247,6 +271,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       close: async () => {
         try {
           await backtests.close();
+          await commands?.close();
           if (trading) {
             await notificationWorker.stop();
             await outboxHook.stop();
@@ -264,6 +289,19 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     await storage.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** Runs the commands of this engine's accounts through the API `app` serves (or would serve). */
+export async function serveCommands(core: Core, app: FastifyInstance): Promise<void> {
+  await core.commands?.serveWith(async (request) => {
+    const reply = await app.inject({
+      method: request.method as 'POST',
+      url: request.url,
+      payload: Buffer.from(request.body, 'base64'),
+      headers: request.headers,
+    });
+    return { status: reply.statusCode, headers: answerHeaders(reply.headers), body: reply.body };
+  });
 }
 
 export interface AppOptions {
@@ -298,6 +336,7 @@ export async function buildApp(core: Core, now: () => Date = () => new Date(), o
     backtests: core.backtests,
     paperCandles: core.paperCandles,
     applyPaperTicks: (ticks) => core.applyPaperTicks(ticks),
+    ...(core.commands ? { commands: core.commands } : {}),
     rateLimitPerMinute: core.config.rateLimitPerMinute,
     version: VERSION,
     now,
