@@ -62,6 +62,8 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
     start: async (load) => {
       await store.register(identity);
       logger.info({ engineId: identity.id, leaseSeconds }, 'engine registered');
+      // Accounts nobody holds are taken now, as evenly as at each heartbeat.
+      if (role !== 'api') await takeUnowned(load);
       timer = setInterval(() => {
         beating ??= beat(load).finally(() => (beating = undefined));
       }, heartbeatMs);
