@@ -33,7 +33,7 @@ export interface SharedTickPorts {
   leaseMs: number;
   runsEngine: boolean;
   logger: Logger;
-  apply(tick: MarketTick): Promise<number>;
+  apply(tick: MarketTick): Promise<{ fills: number; changed: boolean }>;
   load(accountId: number): Promise<void>;
   holds(accountId: number): boolean;
   catchUp(accountId: number, ticks: MarketTick[]): Promise<void>;

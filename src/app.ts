@@ -185,9 +185,10 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
             runsEngine,
             logger,
             apply: async (tick) => {
-              const updates = await paper.applyTicks([tick]);
+              const before = committedBatches;
+              const fills = (await paper.applyTicks([tick])).filter((update) => update.fill).length;
               await engine.settled();
-              return updates.filter((update) => update.fill).length;
+              return { fills, changed: fills > 0 || committedBatches !== before };
             },
             load: (accountId) => runTaken(accountId),
             holds: (accountId) => leasing.leases.owns(accountId),
@@ -233,6 +234,9 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       },
     });
     engine.onCommitted(tradingLog(logger));
+    // The tick log records an engine's position at once only after a tick that changed something.
+    let committedBatches = 0;
+    engine.onCommitted(() => void (committedBatches += 1));
     const commands = leasing
       ? engineCommands({
           db,

@@ -29,8 +29,11 @@ export interface TickFollowerPorts {
   log: TickLogPort;
   engineId: string;
   leaseMs: number;
-  /** Applies one tick to the paper venue and waits for the engine to handle what it caused; answers the fills. */
-  apply(tick: MarketTick): Promise<number>;
+  /**
+   * Applies one tick to the paper venue and waits for the engine to handle what it caused; answers
+   * the fills, and whether anything of this engine's accounts changed (fills, stored steps).
+   */
+  apply(tick: MarketTick): Promise<{ fills: number; changed: boolean }>;
   /** Loads a taken account's paper state and automations. */
   load(accountId: number): Promise<void>;
   /** Whether this engine still holds the account's lease. */
@@ -128,15 +131,23 @@ export class TickFollower {
   /** Applies ticks (used under the hand-back's exclusive gate too). */
   async applyLogged(ticks: LoggedTick[]): Promise<void> {
     await this.loadWaiting();
+    let recorded = this.position;
     for (const { seq, tick } of ticks) {
-      const fills = await this.ports.apply(tick);
+      const { fills, changed } = await this.ports.apply(tick);
       this.position = seq;
       if (fills > 0) this.fills.set(seq, fills);
-      // Recorded at each tick (not in the chunk's transaction): the next holder of an account
-      // starts from here, so a crash replays at most the tick being applied.
-      await this.ports.log.setPosition(this.ports.engineId, seq, this.ports.running());
+      // The next holder of an account starts after the recorded tick, so a tick that changed
+      // something is recorded at once (outside the chunk's transaction): a crash replays at most
+      // the tick being applied. Ticks that changed nothing leave the stored state as it was after
+      // the last recorded one, and replaying them on it changes nothing either: they are
+      // recorded with the chunk's end only.
+      if (changed) {
+        await this.ports.log.setPosition(this.ports.engineId, seq, this.ports.running());
+        recorded = seq;
+      }
       await this.loadWaiting();
     }
+    if (recorded !== this.position) await this.ports.log.setPosition(this.ports.engineId, this.position, this.ports.running());
     if (this.fills.size > 10_000) for (const seq of [...this.fills.keys()].slice(0, 5_000)) this.fills.delete(seq);
     for (const listener of [...this.reachedListeners]) listener();
   }

@@ -134,9 +134,12 @@ export class SqlTickLog {
 
   /** Only the accounts running here: one taken but not yet reached keeps its last holder's position. */
   private async record(sql: Sql, engineId: string, position: number, accountIds: readonly number[]): Promise<void> {
-    await sql.query('UPDATE engines SET tick_seq = $2 WHERE id = $1', [engineId, position]);
-    if (accountIds.length === 0) return;
-    await sql.query('UPDATE account_leases SET tick_seq = $2 WHERE engine_id = $1 AND account_id = ANY($3::bigint[])', [engineId, position, [...accountIds]]);
+    // One statement, so one commit, outside a transaction.
+    await sql.query(
+      `WITH engine AS (UPDATE engines SET tick_seq = $2 WHERE id = $1)
+       UPDATE account_leases SET tick_seq = $2 WHERE engine_id = $1 AND account_id = ANY($3::bigint[])`,
+      [engineId, position, [...accountIds]],
+    );
   }
 }
 
