@@ -81,6 +81,7 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
   dbUrl.pathname = `/${name}`;
   const dirs: string[] = [];
   const children: ChildProcess[] = [];
+  const logs: string[] = [];
   const masterKey = randomBytes(32).toString('hex');
   const env = () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-bench-'));
@@ -114,11 +115,14 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     console.log(`  ${engineCount} engine${engineCount > 1 ? 's' : ''}: ${created} bots created in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     for (let index = 0; index < engineCount; index += 1) {
+      const childEnv = env();
+      const output = fs.openSync(path.join(childEnv.DATA_DIR, 'engine.log'), 'w');
       const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'tradeloop.js'), 'serve', '--role', 'engine'], {
         cwd: ROOT,
-        env: { ...process.env, ...env() },
-        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, ...childEnv },
+        stdio: ['ignore', output, output],
       });
+      logs.push(path.join(childEnv.DATA_DIR, 'engine.log'));
       children.push(child);
     }
     await until(`${engineCount} engine processes registered`, async () => (await count(db, "SELECT count(*) FROM engines WHERE role = 'engine'")) === engineCount);
@@ -167,6 +171,16 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     await db.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
+    // What the engines warned about is shown: a lost lease or a failed batch explains a difference.
+    for (const log of logs) {
+      const lines = fs.readFileSync(log, 'utf8').split('\n').filter((line) => /"level":(4|5|6)0/.test(line));
+      const messages = new Map<string, number>();
+      for (const line of lines) {
+        const message = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 120);
+        messages.set(message, (messages.get(message) ?? 0) + 1);
+      }
+      for (const [message, times] of messages) console.log(`    engine ${logs.indexOf(log) + 1} warned ${times}×: ${message}`);
+    }
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -46,7 +46,6 @@ export function sharedTicks(ports: SharedTickPorts): SharedTicks {
     ? new TickFollower({
         log,
         engineId: ports.engineId,
-        leaseMs: ports.leaseMs,
         apply: ports.apply,
         load: async (accountId) => {
           loaded.add(accountId);

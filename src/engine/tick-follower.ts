@@ -19,7 +19,7 @@ export interface TickLogPort {
   last(): Promise<number>;
   lowestUnheld(): Promise<number | undefined>;
   accountPosition(accountId: number): Promise<number | undefined>;
-  follow(position: number, limit: number, leaseMs: number, apply: (ticks: LoggedTick[]) => Promise<void>): Promise<number>;
+  follow(position: number, limit: number, apply: (ticks: LoggedTick[]) => Promise<void>): Promise<number>;
   between(from: number, to: number): Promise<LoggedTick[]>;
   setPosition(engineId: string, position: number, accountIds: readonly number[]): Promise<void>;
   prune(keepMs: number): Promise<void>;
@@ -28,7 +28,6 @@ export interface TickLogPort {
 export interface TickFollowerPorts {
   log: TickLogPort;
   engineId: string;
-  leaseMs: number;
   /**
    * Applies one tick to the paper venue and waits for the engine to handle what it caused; answers
    * the fills, and whether anything of this engine's accounts changed (fills, stored steps).
@@ -173,7 +172,7 @@ export class TickFollower {
     for (;;) {
       if (this.stopped) return;
       const before = this.position;
-      const reached = await this.ports.log.follow(this.position, CHUNK, this.ports.leaseMs, (ticks) => this.applyLogged(ticks));
+      const reached = await this.ports.log.follow(this.position, CHUNK, (ticks) => this.applyLogged(ticks));
       this.position = Math.max(this.position, reached);
       if (reached === before) break;
     }

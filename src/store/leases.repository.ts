@@ -14,9 +14,12 @@ import type { PaperFence } from './paper.repository.ts';
 const FORGET_AFTER_LEASES = 3;
 
 export class SqlLeaseStore implements LeaseStore, EngineRegistry {
+  private registered: EngineIdentity | undefined;
+
   constructor(private readonly db: Database) {}
 
   async register(engine: EngineIdentity): Promise<void> {
+    this.registered = engine;
     await this.db.query('INSERT INTO engines (id, host, pid, role) VALUES ($1, $2, $3, $4)', [
       engine.id,
       engine.host,
@@ -27,7 +30,12 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
 
   async heartbeat(engineId: string, leaseMs: number): Promise<HeldLease[]> {
     return this.db.transaction(async (tx) => {
-      await tx.query('UPDATE engines SET last_seen_at = now() WHERE id = $1', [engineId]);
+      const [seen] = await tx.query('UPDATE engines SET last_seen_at = now() WHERE id = $1 RETURNING id', [engineId]);
+      // Frozen for longer than three leases, the engine was forgotten: it is registered again.
+      const engine = this.registered;
+      if (!seen && engine?.id === engineId) {
+        await tx.query('INSERT INTO engines (id, host, pid, role) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [engine.id, engine.host, engine.pid, engine.role]);
+      }
       await tx.query(
         `DELETE FROM engines WHERE last_seen_at < now() - make_interval(secs => $1::double precision / 1000)`,
         [leaseMs * FORGET_AFTER_LEASES],

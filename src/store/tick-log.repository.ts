@@ -1,7 +1,7 @@
 /**
- * The paper tick log (migration 0062). An engine applies a chunk of ticks inside a transaction that
- * holds a shared advisory lock, and an engine handing its accounts back takes it exclusively: no
- * engine is then halfway through a chunk, so the hand-back can be dated at a tick no engine passed.
+ * The paper tick log (migration 0062). Ticks are appended under a shared advisory lock, and an
+ * engine handing its accounts back takes it exclusively while it applies the log to its end: no
+ * tick is added meanwhile, so no engine can have gone past the position the hand-back records.
  */
 import type { MarketTick } from '../domain/market/market-tick.ts';
 import { dec } from '../shared/decimal.ts';
@@ -33,6 +33,7 @@ export class SqlTickLog {
   /** Appends ticks in the order given; answers the last one's position. */
   async append(ticks: readonly MarketTick[]): Promise<number> {
     return this.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [GATE]);
       const rows = ticks.map((t) => [t.pair, t.price.toFixed(), t.bid?.toFixed() ?? null, t.ask?.toFixed() ?? null, t.volume?.toFixed() ?? null, t.at.toISOString()] as const);
       const inserted = await tx.query<{ seq: number }>(
         `INSERT INTO paper_ticks (pair, price, bid, ask, volume, at)
@@ -66,17 +67,15 @@ export class SqlTickLog {
     return row?.tick_seq === null || row?.tick_seq === undefined ? undefined : Number(row.tick_seq);
   }
 
-  /** Applies the ticks after `position` (at most `limit`) under the shared gate; answers the last one's position. */
-  follow(position: number, limit: number, leaseMs: number, apply: (ticks: LoggedTick[]) => Promise<void>): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      // A frozen engine must not hold the gate (and so every hand-back) for longer than a lease.
-      await tx.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1000, Math.round(leaseMs))}`);
-      await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [GATE]);
-      const ticks = await read(tx, position, limit);
-      if (ticks.length === 0) return position;
-      await apply(ticks);
-      return ticks.at(-1)!.seq;
-    });
+  /**
+   * Applies the ticks after `position` (at most `limit`); answers the last one's position. Not in
+   * a transaction: one whose connection is lost is run again, and the ticks must not be.
+   */
+  async follow(position: number, limit: number, apply: (ticks: LoggedTick[]) => Promise<void>): Promise<number> {
+    const ticks = await read(this.db, position, limit);
+    if (ticks.length === 0) return position;
+    await apply(ticks);
+    return ticks.at(-1)!.seq;
   }
 
   /** The ticks after `from`, up to `to`. */
@@ -85,9 +84,10 @@ export class SqlTickLog {
   }
 
   /**
-   * Hands back at a tick no engine passed: under the exclusive gate (no engine is inside a chunk,
-   * none starts one), applies the log to its end, records that position on the accounts and lets
-   * `handBack` release them; engines behind it load the accounts once they get there.
+   * Hands back at a tick no engine passed: under the exclusive gate (no tick is appended), applies
+   * the log to its end, records that position on the accounts and lets `handBack` release them;
+   * engines behind it load the accounts once they get there. A transaction run again after a
+   * lost connection goes on from the last tick applied, never applying one twice.
    */
   async handBackAligned(
     engineId: string,
@@ -96,9 +96,9 @@ export class SqlTickLog {
     apply: (ticks: LoggedTick[]) => Promise<void>,
     handBack: (tx: Sql) => Promise<void>,
   ): Promise<void> {
+    let reached = position;
     await this.db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [GATE]);
-      let reached = position;
       for (;;) {
         const ticks = await read(tx, reached, 500);
         if (ticks.length === 0) break;
