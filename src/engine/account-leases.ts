@@ -94,8 +94,9 @@ export class AccountLeases {
   /** Hands every lease back at once (a clean stop), so other engines take the accounts now. */
   async handBack(release: () => Promise<void> = () => this.ports.store.handBack(this.ports.engineId)): Promise<void> {
     const accountIds = this.accountIds();
-    this.held.clear();
+    // Held until released: the release may first apply the last ticks, whose writes are fenced.
     await release();
+    this.held.clear();
     if (accountIds.length > 0) this.ports.logger.info({ accountIds, engineId: this.ports.engineId }, 'engine handed back its accounts');
   }
 

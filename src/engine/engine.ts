@@ -205,7 +205,7 @@ export class Engine {
     this.executor.forgetAccount(accountId);
   }
 
-  /** With leases, an action on an account another engine runs is refused (never run twice). */
+  /** With leases, an action on an account another engine runs is refused here; the API passes it to that engine. */
   private async ensureOwned(accountId: number): Promise<void> {
     const leases = this.ports.leases;
     if (leases && !(await leases.take(accountId))) throw new AccountOwnedElsewhereError(accountId);

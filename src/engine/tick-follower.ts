@@ -52,6 +52,8 @@ const KEEP_MS = 600_000;
 
 export class TickFollower {
   private position = 0;
+  /** The position last stored (-1: none yet). */
+  private recorded = -1;
   private readonly waiting = new Map<number, number>();
   private readonly fills = new Map<number, number>();
   private readonly reachedListeners = new Set<() => void>();
@@ -77,7 +79,7 @@ export class TickFollower {
   }
 
   async start(): Promise<void> {
-    await this.ports.log.setPosition(this.ports.engineId, this.position, this.ports.running());
+    await this.record();
     this.unlisten = await this.ports.listen(() => this.poke());
     this.timer = setInterval(() => this.poke(), POLL_MS);
     this.timer.unref();
@@ -130,7 +132,6 @@ export class TickFollower {
   /** Applies ticks (used under the hand-back's exclusive gate too). */
   async applyLogged(ticks: LoggedTick[]): Promise<void> {
     await this.loadWaiting();
-    let recorded = this.position;
     for (const { seq, tick } of ticks) {
       const { fills, changed } = await this.ports.apply(tick);
       this.position = seq;
@@ -140,13 +141,10 @@ export class TickFollower {
       // the tick being applied. Ticks that changed nothing leave the stored state as it was after
       // the last recorded one, and replaying them on it changes nothing either: they are
       // recorded with the chunk's end only.
-      if (changed) {
-        await this.ports.log.setPosition(this.ports.engineId, seq, this.ports.running());
-        recorded = seq;
-      }
+      if (changed) await this.record();
       await this.loadWaiting();
     }
-    if (recorded !== this.position) await this.ports.log.setPosition(this.ports.engineId, this.position, this.ports.running());
+    await this.record();
     if (this.fills.size > 10_000) for (const seq of [...this.fills.keys()].slice(0, 5_000)) this.fills.delete(seq);
     for (const listener of [...this.reachedListeners]) listener();
   }
@@ -177,11 +175,20 @@ export class TickFollower {
       if (reached === before) break;
     }
     await this.loadWaiting();
+    await this.record();
     for (const listener of [...this.reachedListeners]) listener();
     if (performance.now() - this.lastPrune > 60_000) {
       this.lastPrune = performance.now();
       await this.ports.log.prune(KEEP_MS);
     }
+  }
+
+  /** Records the position unless it is recorded already; a failed record is made at the next pass. */
+  private async record(): Promise<void> {
+    if (this.recorded === this.position) return;
+    const position = this.position;
+    await this.ports.log.setPosition(this.ports.engineId, position, this.ports.running());
+    this.recorded = position;
   }
 
   private async loadWaiting(): Promise<void> {
@@ -194,7 +201,8 @@ export class TickFollower {
         this.ports.logger.info({ accountId, from: at, to: this.position }, 'engine replayed the ticks an account missed since its last holder stopped');
       }
       await this.ports.load(accountId);
-      await this.ports.log.setPosition(this.ports.engineId, this.position, this.ports.running());
+      this.recorded = -1;
+      await this.record();
       this.ports.logger.info({ accountId, tick: this.position }, 'engine runs a taken account from the tick its last holder stopped at');
     }
   }

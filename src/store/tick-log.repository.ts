@@ -120,7 +120,7 @@ export class SqlTickLog {
   }
 
   async setPosition(engineId: string, position: number, accountIds: readonly number[]): Promise<void> {
-    await this.record(this.db, engineId, position, accountIds);
+    await this.db.transaction((tx) => this.record(tx, engineId, position, accountIds));
   }
 
   /** Ticks every engine and every account passed, posted more than `keepMs` ago, are removed. */
@@ -133,13 +133,14 @@ export class SqlTickLog {
   }
 
   /** Only the accounts running here: one taken but not yet reached keeps its last holder's position. */
+  /**
+   * The engine's row first, then its leases, as the heartbeat takes them: in another order the two
+   * deadlocked.
+   */
   private async record(sql: Sql, engineId: string, position: number, accountIds: readonly number[]): Promise<void> {
-    // One statement, so one commit, outside a transaction.
-    await sql.query(
-      `WITH engine AS (UPDATE engines SET tick_seq = $2 WHERE id = $1)
-       UPDATE account_leases SET tick_seq = $2 WHERE engine_id = $1 AND account_id = ANY($3::bigint[])`,
-      [engineId, position, [...accountIds]],
-    );
+    await sql.query('UPDATE engines SET tick_seq = $2 WHERE id = $1', [engineId, position]);
+    if (accountIds.length === 0) return;
+    await sql.query('UPDATE account_leases SET tick_seq = $2 WHERE engine_id = $1 AND account_id = ANY($3::bigint[])', [engineId, position, [...accountIds]]);
   }
 }
 
