@@ -176,7 +176,8 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
       const lines = fs.readFileSync(log, 'utf8').split('\n').filter((line) => /"level":(4|5|6)0/.test(line));
       const messages = new Map<string, number>();
       for (const line of lines) {
-        const message = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 120);
+        const error = /"err":\{[^}]*?"message":"([^"]*)"/.exec(line)?.[1];
+        const message = `${/"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 120)}${error ? ` (${error.slice(0, 160)})` : ''}`;
         messages.set(message, (messages.get(message) ?? 0) + 1);
       }
       for (const [message, times] of messages) console.log(`    engine ${logs.indexOf(log) + 1} warned ${times}×: ${message}`);
