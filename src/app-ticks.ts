@@ -34,7 +34,7 @@ export interface SharedTickPorts {
   runsEngine: boolean;
   logger: Logger;
   apply(tick: MarketTick): Promise<{ fills: number; changed: boolean }>;
-  load(accountId: number): Promise<void>;
+  load(accountIds: readonly number[]): Promise<void>;
   holds(accountId: number): boolean;
   catchUp(accountId: number, ticks: MarketTick[]): Promise<void>;
 }
@@ -47,9 +47,9 @@ export function sharedTicks(ports: SharedTickPorts): SharedTicks {
         log,
         engineId: ports.engineId,
         apply: ports.apply,
-        load: async (accountId) => {
-          loaded.add(accountId);
-          await ports.load(accountId);
+        load: async (accountIds) => {
+          for (const accountId of accountIds) loaded.add(accountId);
+          await ports.load(accountIds);
         },
         holds: ports.holds,
         running: () => [...loaded],

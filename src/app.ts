@@ -190,19 +190,19 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
               await engine.settled();
               return { fills, changed: fills > 0 || committedBatches !== before };
             },
-            load: (accountId) => runTaken(accountId),
+            load: (accountIds) => runTaken(accountIds),
             holds: (accountId) => leasing.leases.owns(accountId),
             catchUp: catchUpAccount({ config, db, connector, logger, leasing, clock: options.now ?? (() => new Date()), writeRecords }),
           })
         : undefined;
     // A taken account's paper state is read as its last holder stored it, then its automations.
-    const runTaken = async (accountId: number) => {
-      await paper.drop(accountId);
-      await engine.loadAccount(accountId);
+    const runTaken = async (accountIds: readonly number[]) => {
+      for (const accountId of accountIds) await paper.drop(accountId);
+      await engine.loadAccounts(accountIds);
     };
     /** Runs an account this engine just took, once the tick log allows (app-ticks.ts). */
     const loadTaken = async (accountId: number) => {
-      if (!ticks || (await ticks.ready(accountId))) await runTaken(accountId);
+      if (!ticks || (await ticks.ready(accountId))) await runTaken([accountId]);
     };
     const engineLeases: EngineLeases | undefined = leasing && runsEngine
       ? {

@@ -171,7 +171,13 @@ export class Engine {
 
   /** Loads the running automations of an account this engine just took (a takeover). */
   loadAccount(accountId: number): Promise<void> {
-    return this.run(() => this.load(async (candidate) => candidate === accountId && (this.ports.leases?.owns(accountId) ?? true), [accountId]));
+    return this.loadAccounts([accountId]);
+  }
+
+  /** Loads the running automations of accounts this engine just took, in one read. */
+  loadAccounts(accountIds: readonly number[]): Promise<void> {
+    const wanted = new Set(accountIds);
+    return this.run(() => this.load(async (candidate) => wanted.has(candidate) && (this.ports.leases?.owns(candidate) ?? true), accountIds));
   }
 
   /**

@@ -33,8 +33,8 @@ export interface TickFollowerPorts {
    * the fills, and whether anything of this engine's accounts changed (fills, stored steps).
    */
   apply(tick: MarketTick): Promise<{ fills: number; changed: boolean }>;
-  /** Loads a taken account's paper state and automations. */
-  load(accountId: number): Promise<void>;
+  /** Loads taken accounts' paper state and automations. */
+  load(accountIds: readonly number[]): Promise<void>;
   /** Whether this engine still holds the account's lease. */
   holds(accountId: number): boolean;
   /** The accounts running here (loaded), whose position is this engine's. */
@@ -191,7 +191,9 @@ export class TickFollower {
     this.recorded = position;
   }
 
+  /** Loads the taken accounts this engine has reached, all in one go (a takeover brings many). */
   private async loadWaiting(): Promise<void> {
+    const due: number[] = [];
     for (const [accountId, at] of this.waiting) {
       if (at > this.position) continue;
       this.waiting.delete(accountId);
@@ -200,10 +202,12 @@ export class TickFollower {
         await this.ports.catchUp(accountId, await this.ports.log.between(at, this.position));
         this.ports.logger.info({ accountId, from: at, to: this.position }, 'engine replayed the ticks an account missed since its last holder stopped');
       }
-      await this.ports.load(accountId);
-      this.recorded = -1;
-      await this.record();
-      this.ports.logger.info({ accountId, tick: this.position }, 'engine runs a taken account from the tick its last holder stopped at');
+      due.push(accountId);
     }
+    if (due.length === 0) return;
+    await this.ports.load(due);
+    this.recorded = -1;
+    await this.record();
+    this.ports.logger.info({ accountIds: due, tick: this.position }, 'engine runs taken accounts from the tick their last holder stopped at');
   }
 }
