@@ -230,6 +230,7 @@ describe('servers sharing one PostgreSQL database trade as one server', { skip, 
   });
 
   after(async () => {
+    // TL_DUMP=dir keeps the servers' logs, to see why figures differed (takeovers, replays).
     if (process.env.TL_DUMP) for (const [name, server] of Object.entries({ first, second, third })) if (server) fs.writeFileSync(`${process.env.TL_DUMP}/${name}.log`, server.output());
     processes.killAll();
     await baseline.drop();
