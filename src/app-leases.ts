@@ -8,21 +8,23 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import { AccountLeases } from './engine/account-leases.ts';
-import type { Engine } from './engine/engine.ts';
 import type { EngineIdentity } from './engine/lease-store.ts';
 import type { EngineRegistry } from './services/engines.service.ts';
-import type { Database } from './store/database.ts';
-import { leaseGuard, SqlLeaseStore } from './store/leases.repository.ts';
+import type { Database, Sql } from './store/database.ts';
+import { handBackIn, leaseGuard, SqlLeaseStore } from './store/leases.repository.ts';
 
 export interface EngineLeasing {
   identity: EngineIdentity;
   leases: AccountLeases;
   guard: ReturnType<typeof leaseGuard>;
   registry: EngineRegistry;
-  /** Registers the engine, then renews (and, unless its role is api, takes accounts) on every heartbeat. */
-  start(engine: Engine): Promise<void>;
-  /** Stops the heartbeat and hands every account back. */
-  stop(): Promise<void>;
+  /**
+   * Registers the engine, then renews (and, unless its role is api, takes accounts) on every
+   * heartbeat; `load` runs a taken account (see app.ts: when the tick log allows).
+   */
+  start(load: (accountId: number) => Promise<void>): Promise<void>;
+  /** Stops the heartbeat and hands every account back, through `handBack` when given (the tick log's). */
+  stop(handBack?: (release: (tx: Sql) => Promise<void>) => Promise<void>): Promise<void>;
 }
 
 export function engineLeasing(db: Database, leaseSeconds: number, role: string, logger: Logger, onLost: (accountId: number) => void): EngineLeasing {
@@ -34,19 +36,19 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
   let timer: NodeJS.Timeout | undefined;
   let beating: Promise<void> | undefined;
 
-  const takeUnowned = async (engine: Engine) => {
+  const takeUnowned = async (load: (accountId: number) => Promise<void>) => {
     for (const accountId of await store.unowned()) {
       const loads = await store.loads(leaseMs);
       const fewest = Math.min(...loads.values());
       if (leases.accountIds().length > fewest) return;
-      if (await leases.take(accountId)) await engine.loadAccount(accountId);
+      if (await leases.take(accountId)) await load(accountId);
     }
   };
-  const beat = async (engine: Engine) => {
+  const beat = async (load: (accountId: number) => Promise<void>) => {
     await leases.renew();
     if (role === 'api') return;
     try {
-      await takeUnowned(engine);
+      await takeUnowned(load);
     } catch (error) {
       logger.warn({ err: error }, 'taking unowned accounts failed; tried again at the next heartbeat');
     }
@@ -57,18 +59,21 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
     leases,
     guard: leaseGuard(identity.id, () => leases.epochs(), leaseMs),
     registry: store,
-    start: async (engine) => {
+    start: async (load) => {
       await store.register(identity);
       logger.info({ engineId: identity.id, leaseSeconds }, 'engine registered');
+      // Accounts nobody holds are taken now, as evenly as at each heartbeat.
+      if (role !== 'api') await takeUnowned(load);
       timer = setInterval(() => {
-        beating ??= beat(engine).finally(() => (beating = undefined));
+        beating ??= beat(load).finally(() => (beating = undefined));
       }, heartbeatMs);
       timer.unref();
     },
-    stop: async () => {
+    stop: async (handBack) => {
       clearInterval(timer);
       await beating;
-      await leases.handBack();
+      if (handBack) await leases.handBack(() => handBack((tx) => handBackIn(tx, identity.id)));
+      else await leases.handBack();
     },
   };
 }

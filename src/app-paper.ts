@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { PaperConfig } from './config/config.ts';
-import { PaperTrading } from './engine/paper-trading.ts';
+import { type PaperOwnership, PaperTrading } from './engine/paper-trading.ts';
 import type { ExchangeConnector } from './exchanges/exchange-connector.ts';
 import { fixedSlippage } from './exchanges/paper/fill-models.ts';
 import { PAPER_MARKETS } from './exchanges/paper/paper-markets.ts';
@@ -20,7 +20,7 @@ import { ResumingReplay } from './market-data/resuming-replay.ts';
 import { SyntheticFeed } from './market-data/synthetic-feed.ts';
 import { dec } from './shared/decimal.ts';
 import type { Database } from './store/database.ts';
-import { SqlPaperRepository } from './store/paper.repository.ts';
+import { type PaperFence, SqlPaperRepository } from './store/paper.repository.ts';
 import { SqlReplayPositions } from './store/replay-positions.repository.ts';
 
 const LIVE_POLL_MS = 2_000;
@@ -33,11 +33,12 @@ export function paperTrading(
   logger: Logger,
   candles: CandleBook,
   feed?: PriceFeed,
+  shared?: { ownership: PaperOwnership; fence: PaperFence },
 ) {
   const fee = dec(config.fee);
   const venue = new PaperVenue(PAPER_MARKETS, { fees: { maker: fee, taker: fee }, slippage: fixedSlippage(config.slippageBasisPoints) });
   venue.onTicker((ticker) => candles.record(ticker.pair, ticker.last, ticker.at));
-  return new PaperTrading(venue, new SqlPaperRepository(db), feed ?? paperFeed(config, connector, db, logger));
+  return new PaperTrading(venue, new SqlPaperRepository(db, shared?.fence), feed ?? paperFeed(config, connector, db, logger), shared?.ownership);
 }
 
 function paperFeed(config: PaperConfig, connector: ExchangeConnector, db: Database, logger: Logger): PriceFeed {

@@ -49,12 +49,17 @@ import { SignalsService } from './signals/signals.service.ts';
 import { SqlSignalsRepository } from './store/signals.repository.ts';
 import { createLogger } from './logging.ts';
 import { engineLeasing, type EngineLeasing } from './app-leases.ts';
+import { paperFence } from './store/leases.repository.ts';
 import { EnginesService } from './services/engines.service.ts';
 import { localEngineRegistry, NO_LEASES } from './app-engines.ts';
 import { bothWriters, OutboxHook } from './notifications/outbox-hook.ts';
 import { DEFAULT_RETRY_DELAYS_MS, NotificationWorker } from './notifications/notification-worker.ts';
 import { NotificationTargetsService } from './notifications/targets.service.ts';
 import { SqlNotificationsRepository } from './store/notifications.repository.ts';
+import { answerHeaders, engineCommands, type EngineCommands } from './app-commands.ts';
+import { sharedTicks, type SharedTicks } from './app-ticks.ts';
+import { catchUpAccount } from './app-catch-up.ts';
+import type { EngineLeases } from './engine/engine.ts';
 
 export { createLogger };
 
@@ -87,6 +92,10 @@ export interface Core {
   /** With PostgreSQL: this engine's identity and the accounts it holds (several may share it). */
   leasing: EngineLeasing | undefined;
   engines: EnginesService;
+  /** With PostgreSQL and the manual feed: ticks posted to any server reach every engine. */
+  ticks: SharedTicks | undefined;
+  /** With PostgreSQL: actions passed to the engine that runs their account, and run for others. */
+  commands: EngineCommands | undefined;
   backtests: BacktestJobs;
   /** Applies paper ticks and resolves once the engine has handled everything they caused. */
   applyPaperTicks(ticks: MarketTick[]): Promise<OrderUpdate[]>;
@@ -120,7 +129,34 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     // ccxt takes seconds to load: it is loaded only when no other connector is given.
     const connector = options.connector ?? new (await import('./exchanges/ccxt/ccxt-connector.ts')).CcxtConnector();
     const paperCandles = new CandleBook();
-    const paper = paperTrading(config.paper, db, connector, logger, paperCandles, options.feed);
+    // Several servers may share PostgreSQL: each account is run by the one engine holding its
+    // lease. The embedded store belongs to one process (its data directory is locked).
+    const leasing =
+      db.kind === 'postgres'
+        ? engineLeasing(db, config.engineLeaseSeconds, config.role, logger, (accountId) => {
+            ticks?.forget(accountId);
+            void engine.dropAccount(accountId);
+            void paper.drop(accountId);
+          })
+        : undefined;
+    // An API process runs no automation: its engine only reads, and refuses actions.
+    const runsEngine = config.role !== 'api';
+    // With leases, an account's paper state is its holder's: others read it afresh and never write it.
+    const paper = paperTrading(
+      config.paper,
+      db,
+      connector,
+      logger,
+      paperCandles,
+      options.feed,
+      leasing
+        ? {
+            ownership: { owns: (accountId) => runsEngine && leasing.leases.owns(accountId) && (ticks?.loaded(accountId) ?? true) },
+            // An account taken but not yet reached in the tick log is not written either.
+            fence: paperFence(leasing.identity.id, () => new Map([...leasing.leases.epochs()].filter(([accountId]) => ticks?.loaded(accountId) ?? true))),
+          }
+        : undefined,
+    );
     const markets = new MarketsService(paper, connector);
     const paperBalances = config.paper.balances.map((b) => ({ currency: b.currency, free: dec(b.amount), locked: ZERO }));
     const accountsRepository = new SqlAccountsRepository(db);
@@ -128,15 +164,63 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const usersRepository = new SqlUsersRepository(db);
     const users = new UsersService(usersRepository, (user) => accounts.createPaperAccount(user.id));
     const apiKeys = new ApiKeysService(new SqlApiKeysRepository(db), usersRepository, secretBox);
-    // Several servers may share PostgreSQL: each account is run by the one engine holding its
-    // lease. The embedded store belongs to one process (its data directory is locked).
-    const leasing =
-      db.kind === 'postgres' ? engineLeasing(db, config.engineLeaseSeconds, config.role, logger, (accountId) => void engine.dropAccount(accountId)) : undefined;
-    // An API process runs no automation: its engine only reads, and refuses actions.
-    const runsEngine = config.role !== 'api';
+    const notificationStore = new SqlNotificationsRepository(db);
+    const outboxHook = new OutboxHook(notificationStore, async (accountId) => {
+      const account = await accountsRepository.findById(accountId);
+      return account && { userId: account.userId, name: account.name, marketCode: account.marketCode, exchange: markets.find(account.marketCode)?.name ?? account.marketCode };
+    });
+    const writeRecords = (target: Engine) => {
+      target.registerRecordWriter(QUARANTINED, outboxHook.quarantineWriter());
+      target.registerRecordWriter(smartTradeKind.name, outboxHook.smartTradeWriter());
+      target.registerRecordWriter(gridBotKind.name, bothWriters(writeGridProfits, outboxHook.gridWriter()));
+      target.registerRecordWriter(dcaBotKind.name, bothWriters(writeDcaRecords, outboxHook.dcaWriter()));
+    };
+    // Servers sharing PostgreSQL with the manual feed share its ticks through the tick log.
+    const ticks: SharedTicks | undefined =
+      leasing && paper.feedKind === 'manual'
+        ? sharedTicks({
+            db,
+            engineId: leasing.identity.id,
+            leaseMs: config.engineLeaseSeconds * 1000,
+            runsEngine,
+            logger,
+            apply: async (tick) => {
+              const before = committedBatches;
+              const fills = (await paper.applyTicks([tick])).filter((update) => update.fill).length;
+              await engine.settled();
+              return { fills, changed: fills > 0 || committedBatches !== before };
+            },
+            load: (accountIds) => runTaken(accountIds),
+            holds: (accountId) => leasing.leases.owns(accountId),
+            catchUp: catchUpAccount({ config, db, connector, logger, leasing, clock: options.now ?? (() => new Date()), writeRecords }),
+          })
+        : undefined;
+    // A taken account's paper state is read as its last holder stored it, then its automations.
+    const runTaken = async (accountIds: readonly number[]) => {
+      for (const accountId of accountIds) await paper.drop(accountId);
+      await engine.loadAccounts(accountIds);
+    };
+    /** Runs an account this engine just took, once the tick log allows (app-ticks.ts). */
+    const loadTaken = async (accountId: number) => {
+      if (!ticks || (await ticks.ready(accountId))) await runTaken([accountId]);
+    };
+    const engineLeases: EngineLeases | undefined = leasing && runsEngine
+      ? {
+          owns: (accountId) => leasing.leases.owns(accountId),
+          mayAct: (accountId) => leasing.leases.mayAct(accountId),
+          lost: (accountId) => leasing.leases.lost(accountId),
+          take: async (accountId) => {
+            const had = leasing.leases.owns(accountId);
+            if (!(await leasing.leases.take(accountId))) return false;
+            // What this process read of the account while another held it is not its state now.
+            if (!had) await paper.drop(accountId);
+            return !ticks || (await ticks.ready(accountId));
+          },
+        }
+      : undefined;
     const engine: Engine = new Engine({
       store: new SqlEngineRepository(db, leasing?.guard),
-      ...(leasing ? { leases: runsEngine ? leasing.leases : NO_LEASES } : {}),
+      ...(leasing ? { leases: engineLeases ?? NO_LEASES } : {}),
       exchangeFor: (accountId) => accounts.exchangeForId(accountId),
       batchOrders: (work) => paper.batch(work),
       clock: options.now ?? (() => new Date()),
@@ -150,17 +234,33 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       },
     });
     engine.onCommitted(tradingLog(logger));
-    const notificationStore = new SqlNotificationsRepository(db);
-    const outboxHook = new OutboxHook(notificationStore, async (accountId) => {
-      const account = await accountsRepository.findById(accountId);
-      return account && { userId: account.userId, name: account.name, marketCode: account.marketCode, exchange: markets.find(account.marketCode)?.name ?? account.marketCode };
-    });
+    // The tick log records an engine's position at once only after a tick that changed something.
+    let committedBatches = 0;
+    engine.onCommitted(() => void (committedBatches += 1));
+    const commands = leasing
+      ? engineCommands({
+          db,
+          leaseMs: config.engineLeaseSeconds * 1000,
+          logger,
+          ...(runsEngine
+            ? {
+                engine: {
+                  engineId: leasing.identity.id,
+                  leases: leasing.leases,
+                  takeAccount: async (accountId: number) => {
+                    if (!(await leasing.leases.take(accountId))) return false;
+                    await loadTaken(accountId);
+                    return true;
+                  },
+                },
+              }
+            : {}),
+        })
+      : undefined;
     engine.onConnectionChange((accountId, change) => {
       outboxHook.noteConnection(accountId, change).catch((error: unknown) => logger.error({ err: error, accountId }, 'a connection notification could not be stored'));
     });
-    engine.registerRecordWriter(QUARANTINED, outboxHook.quarantineWriter());
-    engine.registerRecordWriter(smartTradeKind.name, outboxHook.smartTradeWriter());
-    engine.registerRecordWriter(gridBotKind.name, bothWriters(writeGridProfits, outboxHook.gridWriter()));
+    writeRecords(engine);
     const gridBotsRepository = new SqlGridBotsRepository(db);
     // Balancing orders are grossed up by the taker fee: the paper account's own, else the paper
     // default; on real exchanges the lowest-tier 0.1 % the reference assumes too.
@@ -169,7 +269,6 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         ? ((await gridBotsRepository.paperTakerFee(account.id)) ?? dec(config.paper.fee))
         : dec('0.001');
     const gridBots = new GridBotsService(engine, accounts, markets, gridBotsRepository, takerFee);
-    engine.registerRecordWriter(dcaBotKind.name, bothWriters(writeDcaRecords, outboxHook.dcaWriter()));
     const dcaStore = new SqlDcaRepository(db);
     const dcaPrices = exchangePrices(accounts, markets);
     const dcaBots = new DcaBotsService(engine, dcaStore, accounts, markets);
@@ -218,6 +317,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       engine,
       leasing,
       engines: new EnginesService(leasing?.registry ?? localEngineRegistry(config.role, () => engine.accountIds())),
+      commands,
+      ticks,
       backtests,
       applyPaperTicks: async (ticks) => {
         // Each tick is a market event of its own: the automations answer it before the next one
@@ -233,10 +334,12 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
         // Notices are written from the engine's first batch; the engine resumes before the
         // market moves, so no market event after the restart passes it by.
         if (runsEngine) await outboxHook.start();
-        await leasing?.start(engine);
+        await ticks?.follower?.init();
+        await leasing?.start(loadTaken);
         if (runsEngine) await engine.start();
         // An API process runs no paper feed: prices move the paper venue of the engines.
         if (runsEngine) await paper.start(() => engine.settled());
+        await ticks?.follower?.start();
         await backtests.resume();
         if (runsEngine) {
           await signals.start();
@@ -248,13 +351,14 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       close: async () => {
         try {
           await backtests.close();
+          await commands?.close();
           if (trading) {
             await notificationWorker.stop();
             await outboxHook.stop();
             await signals.stop();
             if (runsEngine) await paper.stop();
             await engine.stop();
-            await leasing?.stop();
+            await leasing?.stop(ticks?.handBack);
           }
         } finally {
           await storage.close();
@@ -265,6 +369,19 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     await storage.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** Runs the commands of this engine's accounts through the API `app` serves (or would serve). */
+export async function serveCommands(core: Core, app: FastifyInstance): Promise<void> {
+  await core.commands?.serveWith(async (request) => {
+    const reply = await app.inject({
+      method: request.method as 'POST',
+      url: request.url,
+      payload: Buffer.from(request.body, 'base64'),
+      headers: request.headers,
+    });
+    return { status: reply.statusCode, headers: answerHeaders(reply.headers), body: reply.body };
+  });
 }
 
 export interface AppOptions {
@@ -298,7 +415,8 @@ export async function buildApp(core: Core, now: () => Date = () => new Date(), o
     paper: core.paper,
     backtests: core.backtests,
     paperCandles: core.paperCandles,
-    applyPaperTicks: (ticks) => core.applyPaperTicks(ticks),
+    applyPaperTicks: async (ticks) => (core.ticks ? core.ticks.post(ticks) : (await core.applyPaperTicks(ticks)).filter((update) => update.fill).length),
+    ...(core.commands ? { commands: core.commands } : {}),
     rateLimitPerMinute: core.config.rateLimitPerMinute,
     version: VERSION,
     now,

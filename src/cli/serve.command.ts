@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildApp, openCore, type Core } from '../app.ts';
+import { buildApp, openCore, serveCommands, type Core } from '../app.ts';
 import type { Config } from '../config/config.ts';
 import { listenFailure } from '../config/listen-address.ts';
 import { createLogger } from '../logging.ts';
@@ -30,8 +30,13 @@ export async function runServe(config: Config): Promise<number> {
     await core.startTrading();
     if (config.role === 'engine') {
       // An engine process serves no API: it runs the accounts it takes until it is stopped.
+      // It listens on no port, but runs the actions passed to it through the same API in memory.
+      const app = await buildApp(core);
+      await serveCommands(core, app);
       logger.info({ store: core.db.kind, engineId: core.leasing?.identity.id }, 'Tradeloop engine running (role engine, no API)');
       logger.info({ signal: await stopSignal }, 'shutting down');
+      await core.commands?.stopServing();
+      await app.close();
       return 0;
     }
     await bootstrapAdmin(core);
@@ -46,9 +51,11 @@ export async function runServe(config: Config): Promise<number> {
         // The command line finds the running server here and acts through its API.
         fs.writeFileSync(serverFile, JSON.stringify({ pid: process.pid, url: `http://${host}:${address.port}` }), { mode: 0o600 });
       }
+      await serveCommands(core, app);
       logger.info({ address, store: core.db.kind, dataDir: config.dataDir }, 'Tradeloop is listening');
       logger.info({ signal: await stopSignal }, 'shutting down');
     } finally {
+      await core.commands?.stopServing();
       fs.rmSync(serverFile, { force: true });
       const closing = app.close();
       // Clients that keep a connection open or leave a response unread must not hold the stop.

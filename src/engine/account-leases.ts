@@ -92,10 +92,11 @@ export class AccountLeases {
   }
 
   /** Hands every lease back at once (a clean stop), so other engines take the accounts now. */
-  async handBack(): Promise<void> {
+  async handBack(release: () => Promise<void> = () => this.ports.store.handBack(this.ports.engineId)): Promise<void> {
     const accountIds = this.accountIds();
+    // Held until released: the release may first apply the last ticks, whose writes are fenced.
+    await release();
     this.held.clear();
-    await this.ports.store.handBack(this.ports.engineId);
     if (accountIds.length > 0) this.ports.logger.info({ accountIds, engineId: this.ports.engineId }, 'engine handed back its accounts');
   }
 

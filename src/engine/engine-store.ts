@@ -100,7 +100,8 @@ export interface EngineStore {
   insert(automation: NewAutomation): Promise<StoredAutomation>;
   save(batch: EngineBatch): Promise<void>;
   /** Every running automation, and the journal rows of theirs still pending or open. */
-  loadRunning(): Promise<{ automations: StoredAutomation[]; liveOrders: EngineOrder[] }>;
+  /** The running automations (of `accountIds` only, when given) and their live orders. */
+  loadRunning(accountIds?: readonly number[]): Promise<{ automations: StoredAutomation[]; liveOrders: EngineOrder[] }>;
   get(kind: string, id: number): Promise<StoredAutomation | undefined>;
   list(kind: string, filter: AutomationFilter): Promise<StoredAutomation[]>;
   remove(id: number): Promise<void>;

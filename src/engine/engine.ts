@@ -155,7 +155,9 @@ export class Engine {
    * their orders with the exchanges, and starts timers.
    */
   async start(): Promise<void> {
-    await this.run(() => this.load(async (accountId) => this.ports.leases?.take(accountId) ?? true));
+    // With leases, the accounts to run are taken beforehand (evenly over the engines, app-leases.ts).
+    const leases = this.ports.leases;
+    await this.run(() => this.load(async (accountId) => (leases ? leases.owns(accountId) && (await leases.take(accountId)) : true)));
     this.timerCheck = setInterval(() => this.enqueueDueTimers(this.ports.clock()), TIMER_CHECK_MS);
     this.timerCheck.unref();
   }
@@ -172,7 +174,13 @@ export class Engine {
 
   /** Loads the running automations of an account this engine just took (a takeover). */
   loadAccount(accountId: number): Promise<void> {
-    return this.run(() => this.load(async (candidate) => candidate === accountId && (this.ports.leases?.owns(accountId) ?? true)));
+    return this.loadAccounts([accountId]);
+  }
+
+  /** Loads the running automations of accounts this engine just took, in one read. */
+  loadAccounts(accountIds: readonly number[]): Promise<void> {
+    const wanted = new Set(accountIds);
+    return this.run(() => this.load(async (candidate) => wanted.has(candidate) && (this.ports.leases?.owns(candidate) ?? true), accountIds));
   }
 
   /**
@@ -183,8 +191,8 @@ export class Engine {
     return this.run(async () => this.forgetAccount(accountId));
   }
 
-  private async load(wanted: (accountId: number) => Promise<boolean>): Promise<void> {
-    const { automations, liveOrders } = await this.ports.store.loadRunning();
+  private async load(wanted: (accountId: number) => Promise<boolean>, only?: readonly number[]): Promise<void> {
+    const { automations, liveOrders } = await this.ports.store.loadRunning(only);
     const accounts = new Map<number, boolean>();
     for (const accountId of new Set(automations.map((a) => a.accountId))) accounts.set(accountId, await wanted(accountId));
     const fresh = liveOrders.filter((order) => accounts.get(order.accountId) && !this.journal.find(order.accountId, order.clientOrderId));
@@ -206,7 +214,7 @@ export class Engine {
     this.executor.forgetAccount(accountId);
   }
 
-  /** With leases, an action on an account another engine runs is refused (never run twice). */
+  /** With leases, an action on an account another engine runs is refused here; the API passes it to that engine. */
   private async ensureOwned(accountId: number): Promise<void> {
     const leases = this.ports.leases;
     if (leases && !(await leases.take(accountId))) throw new AccountOwnedElsewhereError(accountId);

@@ -39,7 +39,7 @@ export class LeaseLostError extends Error {
   }
 }
 
-/** Another engine owns the account; the caller may retry once ownership settles. */
+/** Another engine owns the account: the API passes the action to it as a stored command (app-commands.ts). */
 export class AccountOwnedElsewhereError extends Error {
   override readonly name = 'AccountOwnedElsewhereError';
 

@@ -5,7 +5,7 @@
  */
 import type { MarketTick } from '../domain/market/market-tick.ts';
 import type { Balance, Exchange, ExchangeOrder, Market, OrderRequest, OrderUpdate, Ticker } from '../exchanges/exchange.ts';
-import type { PaperChanges, PaperFees, PaperStateStore } from '../exchanges/paper-state.ts';
+import type { PaperChanges, PaperFees, PaperStateStore, PaperWrite, StoredPaperAccount } from '../exchanges/paper-state.ts';
 import type { PriceFeed } from '../market-data/price-feed.ts';
 
 /** What this runtime needs of the paper venue. */
@@ -18,10 +18,28 @@ export interface PaperVenuePort {
   continueSequenceAfter(sequence: number): void;
   applyTick(tick: MarketTick): OrderUpdate[];
   drainChanges(): PaperChanges;
+  dropAccount(accountId: number): void;
+  onTicker(listener: (ticker: Ticker) => void): () => void;
+  useSequenceBlock(from: number, to: number): void;
+  idsLeft(): number;
 }
+
+/**
+ * Set when several engines share the database: the paper state of an account is its lease
+ * holder's. Others read it afresh from storage on each use and never write it.
+ */
+export interface PaperOwnership {
+  owns(accountId: number): boolean;
+}
+
+/** A new block of order ids is reserved when fewer than this are left. */
+const IDS_LOW = 100_000;
 
 export class PaperTrading {
   private readonly exchanges = new Map<number, Exchange>();
+  /** The venue's account behind each stable exchange (replaced when read afresh). */
+  private readonly venueAccounts = new Map<number, Exchange>();
+  private readonly orderListeners = new Map<number, Set<(update: OrderUpdate) => void>>();
   /** Venue work and its storage happen one at a time, in arrival order. */
   private queue: Promise<unknown> = Promise.resolve();
   /** Inside `batch`, placements are stored once at its end instead of one by one. */
@@ -33,6 +51,7 @@ export class PaperTrading {
     private readonly venue: PaperVenuePort,
     private readonly store: PaperStateStore,
     private readonly feed: PriceFeed,
+    private readonly ownership?: PaperOwnership,
   ) {}
 
   /** Nothing queued or running: whatever was applied is stored. */
@@ -56,15 +75,70 @@ export class PaperTrading {
     });
   }
 
-  /** Puts every stored account that this process does not hold yet back into the venue. */
+  /**
+   * Puts every stored account that this process does not hold yet back into the venue. With
+   * ownership, accounts are read one by one when used (`exchange`), and order ids come in blocks.
+   */
   private async load(): Promise<void> {
+    if (this.ownership) {
+      await this.reserveIds();
+      return;
+    }
     const state = await this.store.load();
     this.venue.continueSequenceAfter(state.lastSequence);
     for (const account of state.accounts) {
       if (this.exchanges.has(account.accountId)) continue;
-      const restored = this.venue.restoreAccount(account.accountId, account.balances, account.openOrders, account.fees);
-      this.exchanges.set(account.accountId, this.persisting(account.accountId, restored));
+      this.restore(account);
     }
+  }
+
+  private restore(account: StoredPaperAccount): Exchange {
+    const restored = this.venue.restoreAccount(account.accountId, account.balances, account.openOrders, account.fees);
+    return this.track(account.accountId, restored);
+  }
+
+  /** One stable exchange per account, whichever venue account is behind it now. */
+  private track(accountId: number, venueAccount: Exchange): Exchange {
+    this.venueAccounts.set(accountId, venueAccount);
+    venueAccount.onOrderUpdate((update) => {
+      if (this.venueAccounts.get(accountId) !== venueAccount) return;
+      for (const listener of this.orderListeners.get(accountId) ?? []) listener(update);
+    });
+    let exchange = this.exchanges.get(accountId);
+    if (!exchange) this.exchanges.set(accountId, (exchange = this.persisting(accountId, venueAccount.marketCode)));
+    return exchange;
+  }
+
+  /** Reads the account afresh from storage (ownership only): it was taken, or another runs it. */
+  private async reread(accountId: number): Promise<Exchange | undefined> {
+    this.venue.dropAccount(accountId);
+    this.venueAccounts.delete(accountId);
+    const stored = await this.store.loadAccount!(accountId);
+    return stored && this.restore(stored);
+  }
+
+  /** Forgets an account this engine no longer holds (lost, handed back); it is read afresh when used. */
+  drop(accountId: number): Promise<void> {
+    return this.serialized(async () => {
+      this.venue.dropAccount(accountId);
+      this.venueAccounts.delete(accountId);
+    });
+  }
+
+  private async reserveIds(): Promise<void> {
+    if (!this.store.reserveIds || this.venue.idsLeft() >= IDS_LOW) return;
+    const block = await this.store.reserveIds();
+    this.venue.useSequenceBlock(block.from, block.to);
+  }
+
+  /** Stores changes; with ownership, accounts whose changes were refused leave the venue. */
+  private async save(changes: PaperChanges, write: PaperWrite = 'held'): Promise<void> {
+    const refused = (await this.store.save(changes, write)) ?? [];
+    for (const accountId of refused) {
+      this.venue.dropAccount(accountId);
+      this.venueAccounts.delete(accountId);
+    }
+    if (this.ownership) await this.reserveIds();
   }
 
   async stop(): Promise<void> {
@@ -83,9 +157,8 @@ export class PaperTrading {
   /** Creates the paper side of a new account with its starting balances. */
   openAccount(accountId: number, balances: readonly Balance[]): Promise<Exchange> {
     return this.serialized(async () => {
-      const exchange = this.persisting(accountId, this.venue.openAccount(accountId, balances));
-      this.exchanges.set(accountId, exchange);
-      await this.store.save(this.venue.drainChanges());
+      const exchange = this.track(accountId, this.venue.openAccount(accountId, balances));
+      await this.save(this.venue.drainChanges(), 'free');
       return exchange;
     });
   }
@@ -93,6 +166,9 @@ export class PaperTrading {
   /** Sets a paper account's maker and taker fees; false when there is no such paper account. */
   setFees(accountId: number, fees: PaperFees): Promise<boolean> {
     return this.serialized(async () => {
+      if (this.ownership && !this.ownership.owns(accountId)) {
+        if (!(await this.reread(accountId))) return false;
+      }
       if (!this.venue.setFees(accountId, fees)) return false;
       await this.store.saveFees(accountId, fees);
       return true;
@@ -104,6 +180,12 @@ export class PaperTrading {
    * run against PostgreSQL) is loaded from storage first; one that was never stored starts empty.
    */
   async exchange(accountId: number): Promise<Exchange> {
+    if (this.ownership) {
+      const owned = this.ownership.owns(accountId);
+      if (owned && this.venueAccounts.has(accountId)) return this.exchanges.get(accountId)!;
+      const read = await this.serialized(() => this.reread(accountId));
+      return read ?? this.openAccount(accountId, []);
+    }
     const known = this.exchanges.get(accountId);
     if (known) return known;
     await this.serialized(() => this.load());
@@ -124,13 +206,13 @@ export class PaperTrading {
       const changes = this.venue.drainChanges();
       if (changes.balances.length + changes.orders.length + changes.fills.length === 0) return Promise.resolve(updates);
       return this.serialized(async () => {
-        await this.store.save(changes);
+        await this.save(changes);
         return updates;
       });
     }
     return this.serialized(async () => {
       const updates = ticks.flatMap((tick) => this.venue.applyTick(tick));
-      await this.store.save(this.venue.drainChanges());
+      await this.save(this.venue.drainChanges());
       return updates;
     });
   }
@@ -144,7 +226,7 @@ export class PaperTrading {
         return await work();
       } finally {
         this.batching = false;
-        await this.store.save(this.venue.drainChanges());
+        await this.save(this.venue.drainChanges());
       }
     });
   }
@@ -159,32 +241,51 @@ export class PaperTrading {
     return result;
   }
 
-  /** The account's exchange, with placements and cancellations stored before they return. */
-  private persisting(accountId: number, exchange: Exchange): Exchange {
-    const store = async <T>(action: () => Promise<T>) => {
-      if (this.batching) return action();
+  /**
+   * The account's exchange, with placements and cancellations stored before they return. It
+   * reaches whichever venue account is current, read afresh when the account was dropped.
+   */
+  private persisting(accountId: number, marketCode: string): Exchange {
+    const current = async (): Promise<Exchange> => {
+      const known = this.venueAccounts.get(accountId);
+      if (known && (!this.ownership || this.ownership.owns(accountId))) return known;
+      // Inside a batch the queue is already this caller's.
+      if (this.batching) await this.reread(accountId);
+      else await this.exchange(accountId);
+      const now = this.venueAccounts.get(accountId);
+      if (!now) throw new Error(`Paper account ${accountId} is not stored`);
+      return now;
+    };
+    const store = async <T>(action: (exchange: Exchange) => Promise<T>) => {
+      const exchange = await current();
+      if (this.batching) return action(exchange);
       return this.serialized(async () => {
         try {
-          return await action();
+          return await action(exchange);
         } finally {
-          await this.store.save(this.venue.drainChanges());
+          await this.save(this.venue.drainChanges());
         }
       });
     };
     return {
-      marketCode: exchange.marketCode,
-      markets: () => exchange.markets(),
-      ticker: (pair) => exchange.ticker(pair),
-      balances: () => exchange.balances(),
-      openOrders: (pair) => exchange.openOrders(pair),
+      marketCode,
+      markets: async () => (await current()).markets(),
+      ticker: async (pair) => (await current()).ticker(pair),
+      balances: async () => (await current()).balances(),
+      openOrders: async (pair) => (await current()).openOrders(pair),
       findOrder: async (pair, clientOrderId) => {
-        const order = (await exchange.findOrder(pair, clientOrderId)) ?? (await this.store.findOrder(accountId, clientOrderId));
+        const order = (await (await current()).findOrder(pair, clientOrderId)) ?? (await this.store.findOrder(accountId, clientOrderId));
         return order?.pair === pair ? order : undefined;
       },
-      onOrderUpdate: (listener) => exchange.onOrderUpdate(listener),
-      onTicker: (listener) => exchange.onTicker(listener),
-      placeOrder: (request: OrderRequest) => store(() => exchange.placeOrder(request)),
-      cancelOrder: (pair, clientOrderId) => store(() => exchange.cancelOrder(pair, clientOrderId)),
+      onOrderUpdate: (listener) => {
+        let listeners = this.orderListeners.get(accountId);
+        if (!listeners) this.orderListeners.set(accountId, (listeners = new Set()));
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+      onTicker: (listener) => this.venue.onTicker(listener),
+      placeOrder: (request: OrderRequest) => store((exchange) => exchange.placeOrder(request)),
+      cancelOrder: (pair, clientOrderId) => store((exchange) => exchange.cancelOrder(pair, clientOrderId)),
     };
   }
 }

@@ -30,10 +30,21 @@ export interface StoredPaperState {
   lastSequence: number;
 }
 
+/**
+ * With several engines on one database: `held` changes (market fills, the engine's orders) are
+ * written only for accounts this engine holds the lease of, at its epoch; `free` ones (opening an
+ * account, its fees) unless another live engine holds it.
+ */
+export type PaperWrite = 'held' | 'free';
+
 export interface PaperStateStore {
-  /** Writes one batch of changes atomically. */
-  save(changes: PaperChanges): Promise<void>;
+  /** Writes one batch of changes atomically; answers the accounts whose changes were refused. */
+  save(changes: PaperChanges, write?: PaperWrite): Promise<readonly number[] | void>;
   load(): Promise<StoredPaperState>;
+  /** One account as stored (for an engine that takes it, or reads it while another runs it). */
+  loadAccount?(accountId: number): Promise<StoredPaperAccount | undefined>;
+  /** Reserves a block of order ids no other venue on the database uses. */
+  reserveIds?(): Promise<{ from: number; to: number }>;
   saveFees(accountId: number, fees: PaperFees): Promise<void>;
   findOrder(accountId: number, clientOrderId: string): Promise<ExchangeOrder | undefined>;
 }

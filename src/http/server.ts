@@ -47,6 +47,7 @@ import { userRoutes } from './routes/ver1/users.routes.ts';
 import { attachStreamServer, type StreamServerOptions } from '../streams/stream-server.ts';
 import type { SignalConfig } from '../config/config.ts';
 import type { SignalsService } from '../signals/signals.service.ts';
+import type { CommandForwarder } from '../services/engine-commands.ts';
 import { signalPathRewrite, tradeSignalRoutes } from './routes/trade-signal.routes.ts';
 
 export interface HttpDeps {
@@ -77,6 +78,8 @@ export interface HttpDeps {
   signals: SignalsService;
   signalConfig: SignalConfig;
   notifications: NotificationTargetsService;
+  /** With PostgreSQL: passes actions on accounts another engine runs to that engine. */
+  commands?: CommandForwarder;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -105,15 +108,16 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
     );
   });
 
-  registerErrorHandling(app, BODY_LIMIT);
+  registerErrorHandling(app, BODY_LIMIT, deps.commands);
   registerBodyParsers(app);
-  await registerRateLimit(app, deps.rateLimitPerMinute);
+  await registerRateLimit(app, deps.rateLimitPerMinute, deps.commands);
   await registerOpenApi(app, deps.version);
   registerAuthentication(app, {
     apiKeys: deps.apiKeys,
     users: deps.users,
     now: deps.now,
     failedAuthPerMinute: deps.rateLimitPerMinute === 0 ? 0 : FAILED_AUTHENTICATIONS_PER_MINUTE,
+    ...(deps.commands ? { commands: deps.commands } : {}),
   });
   registerRoutes(app, [
     ...openApiRoutes(app),

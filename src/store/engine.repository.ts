@@ -153,14 +153,18 @@ export class SqlEngineRepository implements EngineStore {
     });
   }
 
-  async loadRunning(): Promise<{ automations: StoredAutomation[]; liveOrders: EngineOrder[] }> {
+  async loadRunning(accountIds?: readonly number[]): Promise<{ automations: StoredAutomation[]; liveOrders: EngineOrder[] }> {
+    const only = accountIds === undefined ? null : [...accountIds];
     const automations = await this.db.query<AutomationRow>(
-      `SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE running ORDER BY id`,
+      `SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE running AND ($1::bigint[] IS NULL OR account_id = ANY($1)) ORDER BY id`,
+      [only],
     );
     const orders = await this.db.query<OrderRow>(
       `SELECT ${ORDER_COLUMNS} FROM engine_orders o
-       WHERE status IN ('pending', 'open') AND EXISTS (SELECT 1 FROM automations a WHERE a.id = o.automation_id AND a.running)
+       WHERE status IN ('pending', 'open') AND ($1::bigint[] IS NULL OR o.account_id = ANY($1))
+         AND EXISTS (SELECT 1 FROM automations a WHERE a.id = o.automation_id AND a.running)
        ORDER BY id`,
+      [only],
     );
     return { automations: automations.map(toAutomation), liveOrders: orders.map(toOrder) };
   }

@@ -8,14 +8,18 @@ import type { BatchGuard, EngineBatch } from '../engine/engine-store.ts';
 import { type EngineIdentity, type HeldLease, LeaseLostError, type LeaseStore } from '../engine/lease-store.ts';
 import type { EngineRegistry, EngineView } from '../services/engines.service.ts';
 import type { Database, Sql } from './database.ts';
+import type { PaperFence } from './paper.repository.ts';
 
 /** Registry rows of engines unseen for this many leases are removed (killed processes). */
 const FORGET_AFTER_LEASES = 3;
 
 export class SqlLeaseStore implements LeaseStore, EngineRegistry {
+  private registered: EngineIdentity | undefined;
+
   constructor(private readonly db: Database) {}
 
   async register(engine: EngineIdentity): Promise<void> {
+    this.registered = engine;
     await this.db.query('INSERT INTO engines (id, host, pid, role) VALUES ($1, $2, $3, $4)', [
       engine.id,
       engine.host,
@@ -26,7 +30,12 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
 
   async heartbeat(engineId: string, leaseMs: number): Promise<HeldLease[]> {
     return this.db.transaction(async (tx) => {
-      await tx.query('UPDATE engines SET last_seen_at = now() WHERE id = $1', [engineId]);
+      const [seen] = await tx.query('UPDATE engines SET last_seen_at = now() WHERE id = $1 RETURNING id', [engineId]);
+      // Frozen for longer than three leases, the engine was forgotten: it is registered again.
+      const engine = this.registered;
+      if (!seen && engine?.id === engineId) {
+        await tx.query('INSERT INTO engines (id, host, pid, role) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [engine.id, engine.host, engine.pid, engine.role]);
+      }
       await tx.query(
         `DELETE FROM engines WHERE last_seen_at < now() - make_interval(secs => $1::double precision / 1000)`,
         [leaseMs * FORGET_AFTER_LEASES],
@@ -95,11 +104,14 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
   }
 
   async handBack(engineId: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.query('UPDATE account_leases SET engine_id = NULL, expires_at = now() WHERE engine_id = $1', [engineId]);
-      await tx.query('DELETE FROM engines WHERE id = $1', [engineId]);
-    });
+    await this.db.transaction((tx) => handBackIn(tx, engineId));
   }
+}
+
+/** Hands back every lease of the engine and removes it from the registry, in the caller's transaction. */
+export async function handBackIn(tx: Sql, engineId: string): Promise<void> {
+  await tx.query('UPDATE account_leases SET engine_id = NULL, expires_at = now() WHERE engine_id = $1', [engineId]);
+  await tx.query('DELETE FROM engines WHERE id = $1', [engineId]);
 }
 
 /**
@@ -143,4 +155,25 @@ async function accountsOf(tx: Sql, batch: EngineBatch): Promise<number[]> {
     for (const row of rows) accounts.add(Number(row.account_id));
   }
   return [...accounts].sort((a, b) => a - b);
+}
+
+/**
+ * The lease check of paper venue writes (paper.repository.ts), under the same share lock as the
+ * batch guard: market fills and the engine's orders only for accounts leased to this engine at the
+ * epoch it holds; opening an account or setting its fees unless another live engine holds it.
+ */
+export function paperFence(engineId: string, heldEpochs: () => ReadonlyMap<number, number>): PaperFence {
+  return async (tx, accountIds, write) => {
+    const rows = await tx.query<{ account_id: number; engine_id: string | null; epoch: number; live: boolean }>(
+      'SELECT account_id, engine_id, epoch, expires_at > now() AS live FROM account_leases WHERE account_id = ANY($1::bigint[]) FOR SHARE',
+      [accountIds],
+    );
+    const leased = new Map(rows.map((row) => [Number(row.account_id), row]));
+    const held = heldEpochs();
+    return accountIds.filter((accountId) => {
+      const row = leased.get(accountId);
+      if (write === 'held') return row === undefined || row.engine_id !== engineId || Number(row.epoch) !== held.get(accountId);
+      return row !== undefined && row.engine_id !== null && row.engine_id !== engineId && row.live;
+    });
+  };
 }

@@ -4,9 +4,9 @@
  * three statements.
  */
 import type { Balance, ExchangeOrder } from '../exchanges/exchange.ts';
-import type { PaperChanges, PaperFees, PaperStateStore, StoredPaperState } from '../exchanges/paper-state.ts';
+import type { PaperChanges, PaperFees, PaperStateStore, PaperWrite, StoredPaperAccount, StoredPaperState } from '../exchanges/paper-state.ts';
 import { dec } from '../shared/decimal.ts';
-import type { Database } from './database.ts';
+import type { Database, Sql } from './database.ts';
 import { columns } from './unnest.ts';
 
 interface OrderRow {
@@ -30,12 +30,69 @@ interface OrderRow {
 const ORDER_COLUMNS = `o.id, o.account_id, o.client_order_id, o.pair, o.side, o.type, o.price::text, o.amount::text,
   o.filled::text, o.filled_total::text, o.fee::text, o.fee_currency, o.status, o.created_at, o.updated_at`;
 
-export class SqlPaperRepository implements PaperStateStore {
-  constructor(private readonly db: Database) {}
+/**
+ * The lease check of paper writes when several engines share the database (leases.repository.ts):
+ * answers, of `accountIds`, those this engine may not write under the rule of `write`.
+ */
+export type PaperFence = (tx: Sql, accountIds: number[], write: PaperWrite) => Promise<number[]>;
 
-  async save(changes: PaperChanges): Promise<void> {
-    if (changes.balances.length + changes.orders.length + changes.fills.length === 0) return;
-    await this.db.transaction(async (tx) => {
+/** Order ids are reserved a block at a time when several venues share the database. */
+const ID_BLOCK = 1_000_000;
+
+export class SqlPaperRepository implements PaperStateStore {
+  constructor(
+    private readonly db: Database,
+    private readonly fence?: PaperFence,
+  ) {}
+
+  async save(changes: PaperChanges, write: PaperWrite = 'held'): Promise<number[]> {
+    if (changes.balances.length + changes.orders.length + changes.fills.length === 0) return [];
+    return this.db.transaction(async (tx) => {
+      let refused: number[] = [];
+      if (this.fence) {
+        const accountIds = [...new Set([...changes.balances, ...changes.orders, ...changes.fills].map((change) => change.accountId))];
+        refused = await this.fence(tx, accountIds, write);
+        if (refused.length > 0) {
+          const kept = (change: { accountId: number }) => !refused.includes(change.accountId);
+          changes = { balances: changes.balances.filter(kept), orders: changes.orders.filter(kept), fills: changes.fills.filter(kept) };
+        }
+      }
+      await this.write(tx, changes);
+      return refused;
+    });
+  }
+
+  async reserveIds(): Promise<{ from: number; to: number }> {
+    const [row] = await this.db.query<{ next: number }>(
+      `UPDATE paper_order_ids SET next = greatest(next, (SELECT coalesce(max(sequence), 0) + 1 FROM paper_orders)) + $1
+       RETURNING next - $1 AS next`,
+      [ID_BLOCK],
+    );
+    const from = Number(row!.next);
+    return { from, to: from + ID_BLOCK - 1 };
+  }
+
+  async loadAccount(accountId: number): Promise<StoredPaperAccount | undefined> {
+    const balances = await this.db.query<{ currency: string; free: string; locked: string }>(
+      'SELECT currency, free::text, locked::text FROM paper_balances WHERE account_id = $1 ORDER BY currency',
+      [accountId],
+    );
+    const orders = await this.db.query<OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = $1 AND o.status = 'open' ORDER BY o.sequence`,
+      [accountId],
+    );
+    const [fees] = await this.db.query<{ maker: string; taker: string }>('SELECT maker::text, taker::text FROM paper_fees WHERE account_id = $1', [accountId]);
+    if (balances.length === 0 && orders.length === 0) return undefined;
+    return {
+      accountId,
+      balances: balances.map((b) => ({ currency: b.currency, free: dec(b.free), locked: dec(b.locked) })),
+      openOrders: orders.map(toOrder),
+      ...(fees ? { fees: { maker: dec(fees.maker), taker: dec(fees.taker) } } : {}),
+    };
+  }
+
+  private async write(tx: Sql, changes: PaperChanges): Promise<void> {
+    {
       const balances = changes.balances.flatMap(({ accountId, balances }) =>
         balances.map((b) => [accountId, b.currency, b.free.toFixed(), b.locked.toFixed()] as const),
       );
@@ -78,7 +135,7 @@ export class SqlPaperRepository implements PaperStateStore {
           columns(rows, 10),
         );
       }
-    });
+    }
   }
 
   async saveFees(accountId: number, fees: PaperFees): Promise<void> {

@@ -71,11 +71,9 @@ describe('servers sharing one PostgreSQL database', { skip, concurrency: 1, time
     const created = await call(first.port, admin, 'POST', '/ext/api_keys', { user: 'trader', name: 'bots', permissions: ['ACCOUNTS_READ', 'BOTS_READ', 'BOTS_WRITE'] });
     trader = { apiKey: created.body.api_key, secret: created.body.secret };
     accountId = (await call(first.port, trader, 'GET', '/ver1/accounts')).body[0].id;
-    // A tick reaches only the server it is posted to (docs/scaling.md): both get the price.
-    for (const server of [first, second]) {
-      const posted = await call(server.port, admin, 'POST', '/ext/paper/ticks', { market_code: 'paper_trading', ticks: [{ pair: 'USDT_BTC', price: '60000' }] });
-      assert.equal(posted.status, 200);
-    }
+    // A tick posted to one server reaches every engine.
+    const posted = await call(second.port, admin, 'POST', '/ext/paper/ticks', { market_code: 'paper_trading', ticks: [{ pair: 'USDT_BTC', price: '60000' }] });
+    assert.equal(posted.status, 200);
   });
 
   after(async () => {
@@ -99,11 +97,23 @@ describe('servers sharing one PostgreSQL database', { skip, concurrency: 1, time
     assert.deepEqual(other!.account_ids, []);
     assert.match(first.output(), /engine took an account/);
 
-    // The other server's engine does not run the account: an action there is refused, not run twice.
-    const refused = await call(second.port, trader, 'POST', '/ver1/grid_bots/manual', grid);
-    assert.equal(refused.status, 503);
-    assert.equal(refused.headers.get('retry-after'), '5');
-    assert.deepEqual(refused.body, { error: 'service_unavailable', error_description: 'Another engine runs this account; retry in a few seconds' });
+    // The other server's engine does not run the account: the action is passed to the owner, run
+    // there once, and answered as the owner answers.
+    const passed = await call(second.port, trader, 'POST', '/ver1/grid_bots/manual', { ...grid, lower_price: '57000' });
+    assert.equal(passed.status, 201, JSON.stringify(passed.body));
+    assert.equal(passed.body.account_id, accountId);
+    assert.equal(passed.body.lower_price, '57000.0');
+    const disabled = await call(second.port, trader, 'POST', `/ver1/grid_bots/${passed.body.id}/disable`);
+    assert.equal(disabled.status, 201, JSON.stringify(disabled.body));
+    assert.equal(disabled.body.is_enabled, false);
+    const refusedAtOwner = await call(second.port, trader, 'POST', `/ver1/grid_bots/${passed.body.id}/disable`);
+    const refusedLocally = await call(first.port, trader, 'POST', `/ver1/grid_bots/${passed.body.id}/disable`);
+    assert.deepEqual([refusedAtOwner.status, refusedAtOwner.body], [refusedLocally.status, refusedLocally.body]);
+    const removed = await call(second.port, trader, 'DELETE', `/ver1/grid_bots/${passed.body.id}`);
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    assert.deepEqual((await engines(first.port)).map((engine) => engine.account_ids), [[accountId], []]);
+    const bots = await call(first.port, trader, 'GET', '/ver1/grid_bots');
+    assert.equal(bots.body.length, 1);
   });
 
   it('hands the accounts back on SIGTERM, and the other engine takes them', async () => {
@@ -129,10 +139,16 @@ describe('servers sharing one PostgreSQL database', { skip, concurrency: 1, time
     const bots = await call(apiOnly.port, trader, 'GET', '/ver1/grid_bots');
     assert.equal(bots.status, 200);
     assert.equal(bots.body.length, 1);
-    const refused = await call(apiOnly.port, trader, 'POST', `/ver1/grid_bots/${bots.body[0].id}/disable`);
-    assert.equal(refused.status, 503);
+    const disabled = await call(apiOnly.port, trader, 'POST', `/ver1/grid_bots/${bots.body[0].id}/disable`);
+    assert.equal(disabled.status, 201, JSON.stringify(disabled.body));
+    assert.equal(disabled.body.is_enabled, false);
     assert.equal(await engineOnly.stop('SIGTERM'), 0, engineOnly.output());
-    assert.equal(await apiOnly.stop('SIGTERM'), 0, apiOnly.output());
     assert.equal(await second.stop('SIGTERM'), 0, second.output());
+    // No engine is left to run the account: the action is refused, to be retried.
+    const refused = await call(apiOnly.port, trader, 'DELETE', `/ver1/grid_bots/${bots.body[0].id}`);
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers.get('retry-after'), '5');
+    assert.deepEqual(refused.body, { error: 'service_unavailable', error_description: 'Another engine runs this account; retry in a few seconds' });
+    assert.equal(await apiOnly.stop('SIGTERM'), 0, apiOnly.output());
   });
 });

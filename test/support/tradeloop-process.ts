@@ -20,6 +20,9 @@ export interface CliResult {
 
 export interface RunningServer {
   port: number;
+  pid: number;
+  /** Sends `signal` without waiting for an exit (SIGSTOP, SIGCONT). */
+  signal(signal: NodeJS.Signals): void;
   /** Everything the server wrote so far, stdout and stderr. */
   output(): string;
   stop(signal: NodeJS.Signals): Promise<number | null>;
@@ -71,6 +74,8 @@ export class TradeloopProcesses {
         if (isReady || !ready(output)) return;
         isReady = true;
         resolve({
+          pid: child.pid!,
+          signal: (signal) => void child.kill(signal),
           output: () => output,
           stop: (signal) => {
             child.kill(signal);

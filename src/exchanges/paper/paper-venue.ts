@@ -37,6 +37,7 @@ export class PaperVenue {
   private readonly accounts = new Map<number, PaperAccount>();
   private readonly tickerListeners = new Set<(ticker: Ticker) => void>();
   private sequence = 0;
+  private sequenceEnd = Number.POSITIVE_INFINITY;
   private changedAccounts = new Set<PaperAccount>();
   private changedOrders = new Map<string, { accountId: number; order: ExchangeOrder }>();
   private newFills: Array<{ accountId: number; fill: Fill }> = [];
@@ -95,9 +96,34 @@ export class PaperVenue {
     for (const order of openOrders) {
       account.adopt(order);
       this.rest(account, order);
-      this.sequence = Math.max(this.sequence, orderSequence(order.id));
+      if (this.sequenceEnd === Number.POSITIVE_INFINITY) this.sequence = Math.max(this.sequence, orderSequence(order.id));
     }
     return account;
+  }
+
+  /**
+   * Forgets an account and takes its orders off the books, with its changes not yet drained: the
+   * account is another engine's now, or is read afresh from storage.
+   */
+  dropAccount(accountId: number): void {
+    const account = this.accounts.get(accountId);
+    if (!account) return;
+    for (const [orderId, resting] of this.resting) if (resting.account === account) this.unrest(orderId);
+    this.accounts.delete(accountId);
+    this.changedAccounts.delete(account);
+    for (const [orderId, changed] of this.changedOrders) if (changed.accountId === accountId) this.changedOrders.delete(orderId);
+    this.newFills = this.newFills.filter((fill) => fill.accountId !== accountId);
+  }
+
+  /** Order ids from `from` on, up to `to` (a block reserved in storage shared with other venues). */
+  useSequenceBlock(from: number, to: number): void {
+    this.sequence = from - 1;
+    this.sequenceEnd = to;
+  }
+
+  /** How many order ids the current block has left (none before a block is given). */
+  idsLeft(): number {
+    return this.sequenceEnd === Number.POSITIVE_INFINITY ? 0 : this.sequenceEnd - this.sequence;
   }
 
   /** Continues order ids after `sequence` (the highest stored, including closed orders). */

@@ -16,6 +16,7 @@ import { type ApiError, errors } from '../../shared/errors.ts';
 import { isPlainObject, mergeParameters } from '../request-input.ts';
 import { parseBody } from './body-parsers.ts';
 import { FailedAuthLimit } from './failed-auth-limit.ts';
+import type { CommandForwarder } from '../../services/engine-commands.ts';
 
 export interface Caller {
   key: AuthenticatedKey;
@@ -38,6 +39,8 @@ export interface AuthenticationDeps {
   now(): Date;
   /** Failed authentications an address may make per minute; 0 for no limit. */
   failedAuthPerMinute: number;
+  /** Recognises a command replayed by this engine: its signature was checked where it was sent. */
+  commands?: CommandForwarder;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -71,7 +74,7 @@ export function registerAuthentication(app: FastifyInstance, deps: Authenticatio
     const access = request.routeOptions.config.access;
     if (!access) return;
     const key = request.apiKey;
-    if (key) {
+    if (key && !(deps.commands?.isCommand(request.headers) ?? false)) {
       const signed = {
         method: request.method,
         rawUrl: request.raw.url ?? '',

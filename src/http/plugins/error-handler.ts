@@ -5,8 +5,9 @@ import { ApiError, errors, StorageUnavailableError } from '../../shared/errors.t
 import { AccountOwnedElsewhereError } from '../../engine/lease-store.ts';
 import { API_PREFIX } from '../route.ts';
 import { unsupportedReason } from '../unsupported-routes.ts';
+import { type CommandForwarder, ELSEWHERE_HEADER, type ForwardedRequest } from '../../services/engine-commands.ts';
 
-export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+export function registerErrorHandling(app: FastifyInstance, bodyLimit: number, commands?: CommandForwarder): void {
   app.setNotFoundHandler(async (request, reply) => {
     const path = (request.url.split('?')[0] ?? '').slice(API_PREFIX.length);
     const reason = request.url.startsWith(`${API_PREFIX}/`) ? unsupportedReason(request.method, path) : undefined;
@@ -15,10 +16,27 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
   });
 
   app.setErrorHandler(async (raw: FastifyError | ApiError, request, reply) => {
+    if (raw instanceof AccountOwnedElsewhereError && commands) {
+      // A replayed command whose account moved on is handed back to wait for the new owner.
+      if (commands.isCommand(request.headers)) void reply.header(ELSEWHERE_HEADER, '1');
+      else {
+        const answer = await commands.forward(raw.accountId, forwarded(request));
+        if (answer) return reply.code(answer.status).headers(answer.headers).send(answer.body);
+      }
+    }
     const error = toApiError(raw, bodyLimit, String(request.headers['content-type'] ?? ''));
     if (error.status >= 500) request.log.error({ err: raw }, 'request failed');
     return reply.code(error.status).headers(error.headers).send(error.toBody());
   });
+}
+
+function forwarded(request: FastifyRequest): ForwardedRequest {
+  const headers: Record<string, string> = {};
+  for (const name of ['apikey', 'forced-mode', 'content-type']) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return { method: request.method, url: request.raw.url ?? request.url, body: (request.rawBody ?? Buffer.alloc(0)).toString('base64'), headers };
 }
 
 function toApiError(error: FastifyError | ApiError, bodyLimit: number, contentType: string): ApiError {

@@ -84,8 +84,8 @@ export class MemoryEngineStore implements EngineStore {
     for (const { kind, automationId, records } of batch.records) this.sinks[kind]!([{ automationId, records }]);
   }
 
-  async loadRunning(): Promise<{ automations: StoredAutomation[]; liveOrders: EngineOrder[] }> {
-    const running = [...this.automations.values()].filter((row) => row.running);
+  async loadRunning(accountIds?: readonly number[]): Promise<{ automations: StoredAutomation[]; liveOrders: EngineOrder[] }> {
+    const running = [...this.automations.values()].filter((row) => row.running && (accountIds === undefined || accountIds.includes(row.accountId)));
     const runningIds = new Set(running.map((row) => row.id));
     const liveOrders = [...this.journal.values()]
       .filter((order) => LIVE_STATUSES.has(order.status) && runningIds.has(order.automationId))

@@ -2,7 +2,6 @@
 import Type from 'typebox';
 import type { MarketTick } from '../../../domain/market/market-tick.ts';
 import type { PaperTrading } from '../../../engine/paper-trading.ts';
-import type { OrderUpdate } from '../../../exchanges/exchange.ts';
 import { dec } from '../../../shared/decimal.ts';
 import { ApiError, FieldErrorCollector } from '../../../shared/errors.ts';
 import { PAPER_MARKET_CODE } from '../../../services/markets.service.ts';
@@ -27,7 +26,8 @@ const TicksInput = Type.Object({
   ),
 });
 
-export type PaperTicks = (ticks: MarketTick[]) => Promise<OrderUpdate[]>;
+/** Applies ticks; answers the fills they caused (with several servers: on this server's engine's accounts). */
+export type PaperTicks = (ticks: MarketTick[]) => Promise<number>;
 
 export const paperRoutes = (paper: PaperTrading, applyTicks: PaperTicks, now: () => Date) => [
   defineRoute({
@@ -59,7 +59,7 @@ export const paperRoutes = (paper: PaperTrading, applyTicks: PaperTicks, now: ()
       });
       invalid.throwIfAny();
       const at = now();
-      const updates = await applyTicks(
+      const fills = await applyTicks(
         input.ticks.map((tick) => ({
           pair: tick.pair,
           price: dec(tick.price),
@@ -69,7 +69,7 @@ export const paperRoutes = (paper: PaperTrading, applyTicks: PaperTicks, now: ()
           ...(tick.volume === undefined ? {} : { volume: dec(tick.volume) }),
         })),
       );
-      return { applied: input.ticks.length, fills: updates.filter((update) => update.fill).length };
+      return { applied: input.ticks.length, fills };
     },
   }),
 ];

@@ -1,0 +1,88 @@
+/**
+ * The manual paper feed of servers sharing PostgreSQL: a tick posted to any server is appended to
+ * the tick log and applied by every engine (tick-follower.ts); the post answers once every live
+ * engine applied it, with the fills of the accounts this server's engine runs.
+ */
+import type { Logger } from 'pino';
+import type { MarketTick } from './domain/market/market-tick.ts';
+import { TickFollower } from './engine/tick-follower.ts';
+import type { Database, Sql } from './store/database.ts';
+import { SqlTickLog, TICKS_CHANNEL } from './store/tick-log.repository.ts';
+
+/** How often a post looks whether the other engines applied its ticks. */
+const WAIT_POLL_MS = 20;
+
+export interface SharedTicks {
+  /** Absent in a process that runs no engine. */
+  follower: TickFollower | undefined;
+  /** Whether an account this engine just took may be loaded now; later, the follower loads it. */
+  ready(accountId: number): Promise<boolean>;
+  /** Whether a held account runs here already (not waiting for the tick log to reach it). */
+  loaded(accountId: number): boolean;
+  /** The account was lost or handed back: it is loaded afresh when taken again. */
+  forget(accountId: number): void;
+  /** Appends ticks and waits until every live engine applied them; answers this engine's fills. */
+  post(ticks: MarketTick[]): Promise<number>;
+  /** Hands the accounts back at a tick no engine has passed (see SqlTickLog.handBackAligned). */
+  handBack(release: (tx: Sql) => Promise<void>): Promise<void>;
+}
+
+export interface SharedTickPorts {
+  db: Database;
+  engineId: string;
+  leaseMs: number;
+  runsEngine: boolean;
+  logger: Logger;
+  apply(tick: MarketTick): Promise<{ fills: number; changed: boolean }>;
+  load(accountIds: readonly number[]): Promise<void>;
+  holds(accountId: number): boolean;
+  catchUp(accountId: number, ticks: MarketTick[]): Promise<void>;
+}
+
+export function sharedTicks(ports: SharedTickPorts): SharedTicks {
+  const log = new SqlTickLog(ports.db);
+  const loaded = new Set<number>();
+  const follower = ports.runsEngine
+    ? new TickFollower({
+        log,
+        engineId: ports.engineId,
+        apply: ports.apply,
+        load: async (accountIds) => {
+          for (const accountId of accountIds) loaded.add(accountId);
+          await ports.load(accountIds);
+        },
+        holds: ports.holds,
+        running: () => [...loaded],
+        catchUp: (accountId, ticks) => ports.catchUp(accountId, ticks.map((logged) => logged.tick)),
+        logger: ports.logger,
+        listen: (wake) => ports.db.listen!(TICKS_CHANNEL, { onNotify: wake, onResumed: wake }),
+      })
+    : undefined;
+  return {
+    follower,
+    ready: async (accountId) => {
+      if (loaded.has(accountId)) return true;
+      if (!follower || !(await follower.ready(accountId))) return false;
+      loaded.add(accountId);
+      return true;
+    },
+    loaded: (accountId) => loaded.has(accountId),
+    forget: (accountId) => void loaded.delete(accountId),
+    post: async (ticks) => {
+      const last = await log.append(ticks);
+      follower?.poke();
+      await follower?.reached(last);
+      const deadline = performance.now() + 2 * ports.leaseMs;
+      // An engine that stopped answering is waited for until its lease would have run out.
+      while ((await log.slowestLive(ports.leaseMs)) < last && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+      }
+      return follower ? follower.fillsBetween(last - ticks.length + 1, last) : 0;
+    },
+    handBack: async (release) => {
+      if (!follower) return ports.db.transaction(release);
+      const position = await follower.stop();
+      await log.handBackAligned(ports.engineId, position, () => [...loaded], (ticks) => follower.applyLogged(ticks), release);
+    },
+  };
+}
