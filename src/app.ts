@@ -401,6 +401,7 @@ export async function buildApp(core: Core, now: () => Date = () => new Date(), o
     engines: core.engines,
     markets: core.markets,
     accounts: core.accounts,
+    holdAccount: (accountId) => core.engine.holdAccount(accountId),
     overviews: core.overviews,
     tradedVolumes: core.tradedVolumes,
     dcaBots: core.dcaBots,

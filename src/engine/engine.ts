@@ -214,8 +214,11 @@ export class Engine {
     this.executor.forgetAccount(accountId);
   }
 
-  /** With leases, an action on an account another engine runs is refused here; the API passes it to that engine. */
-  private async ensureOwned(accountId: number): Promise<void> {
+  /**
+   * With leases, an action on an account another engine runs is refused here; the API passes it to
+   * that engine. An account nobody runs is taken, so what the action does is this engine's to store.
+   */
+  async holdAccount(accountId: number): Promise<void> {
     const leases = this.ports.leases;
     if (leases && !(await leases.take(accountId))) throw new AccountOwnedElsewhereError(accountId);
   }
@@ -225,7 +228,7 @@ export class Engine {
     init: { userId: number; accountId: number; state: S },
     action?: A,
   ): Promise<Automation<S>> {
-    await this.ensureOwned(init.accountId);
+    await this.holdAccount(init.accountId);
     const at = new Date(Math.max(this.ports.clock().getTime(), this.lastBatchAt));
     const stored = await this.ports.store.insert({
       kind: kind.name,
@@ -252,7 +255,7 @@ export class Engine {
       if (!live) {
         const automation = known ?? (await this.loadOne(kind, id));
         if (!automation) throw new Error(`No ${kind.name} ${id}`);
-        await this.ensureOwned(automation.accountId);
+        await this.holdAccount(automation.accountId);
         live = await this.track(automation as Automation<unknown>, kind);
       }
       await this.sources.prime(live.automation.accountId, this.pairsOf(live));
@@ -287,7 +290,7 @@ export class Engine {
       const live = this.running.get(id);
       if (live && live.kind !== kind) return;
       const accountId = live?.automation.accountId ?? (await this.ports.store.get(kind.name, id))?.accountId;
-      if (accountId !== undefined) await this.ensureOwned(accountId);
+      if (accountId !== undefined) await this.holdAccount(accountId);
       this.untrack(id);
       this.writer.forget(id);
       await this.ports.store.remove(id);

@@ -80,6 +80,8 @@ export interface HttpDeps {
   notifications: NotificationTargetsService;
   /** With PostgreSQL: passes actions on accounts another engine runs to that engine. */
   commands?: CommandForwarder;
+  /** Takes the account for this server's engine before trading on it outside any automation. */
+  holdAccount(accountId: number): Promise<void>;
 }
 
 const BODY_LIMIT = 1024 * 1024;

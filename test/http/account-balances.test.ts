@@ -81,6 +81,8 @@ describe('GET /ver1/accounts/:id/active_trading_entities and POST /ver1/accounts
   it('counts open paper orders, shows their locked funds, and refuses removal while one is open', async () => {
     const { credentials, accountId } = await newUser(t);
     await setPrices(t, admin, { USDT_BTC: '60000', USDT_ETH: '3000' });
+    // Orders are placed here as the engine would: on PostgreSQL, by the engine holding the account.
+    await t.core.engine.holdAccount(accountId);
     const exchange = await t.core.paper.exchange(accountId);
     await exchange.placeOrder({ clientOrderId: 'rest', pair: 'USDT_BTC', side: 'buy', type: 'limit', amount: dec('0.01'), price: dec('59000') });
 

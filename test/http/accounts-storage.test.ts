@@ -78,6 +78,8 @@ describe('after a restart on the same database', () => {
   it('keeps paper balances, open orders and fills, and goes on filling the orders', async () => {
     const { credentials, accountId } = await newUser(t);
     await setPrices(t, admin, { USDT_BTC: '60000', USDT_ETH: '3000' });
+    // Orders are placed here as the engine would: on PostgreSQL, by the engine holding the account.
+    await t.core.engine.holdAccount(accountId);
     const exchange = await t.core.paper.exchange(accountId);
     const buy = { pair: 'USDT_BTC', side: 'buy', type: 'limit', amount: dec('0.01') } as const;
     await exchange.placeOrder({ ...buy, clientOrderId: 'filled', price: dec('59500') });

@@ -37,6 +37,8 @@ describe('POST /ext/paper/ticks', () => {
 
   it('fills resting paper orders the prices cross, fully on a quote and up to the volume on a trade', async () => {
     const { accountId } = await newUser(t);
+    // Orders are placed here as the engine would: on PostgreSQL, by the engine holding the account.
+    await t.core.engine.holdAccount(accountId);
     const exchange = await t.core.paper.exchange(accountId);
     await postTicks(t, admin, [{ pair: 'USDT_BTC', price: '60000' }]);
     const buy = { pair: 'USDT_BTC', side: 'buy', type: 'limit', amount: dec('0.01'), price: dec('59000') } as const;

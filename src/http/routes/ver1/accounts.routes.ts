@@ -27,6 +27,8 @@ export interface AccountRouteDeps extends AccountVolumeDeps {
   accounts: AccountsService;
   markets: MarketsService;
   overviews: AccountOverviews;
+  /** Sales are the paper venue's writes: only the engine running the account may make them. */
+  holdAccount(accountId: number): Promise<void>;
 }
 
 export const accountRoutes = (deps: AccountRouteDeps) => {
@@ -129,6 +131,7 @@ export const accountRoutes = (deps: AccountRouteDeps) => {
         handler: async ({ input, caller }) => {
           if (input.confirm !== true) throw errors.recordInvalid({ confirm: ['must be true: every free coin on the account is sold'] });
           const account = await deps.accounts.get(caller.userId, input.account_id);
+          await deps.holdAccount(account.id);
           const outcomes = await sellAll(await deps.accounts.exchangeFor(account), target);
           const refused = outcomes.flatMap((o) => ('refused' in o.result ? [`${o.currency}: ${o.result.refused}`] : []));
           if (refused.length > 0) throw errors.unprocessable(`The exchange refused to sell ${refused.join('; ')}`);
