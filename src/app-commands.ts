@@ -12,6 +12,7 @@ import { type CommandAnswer, type CommandForwarder, COMMAND_HEADER, ELSEWHERE_HE
 import { ANSWERS_CHANNEL, COMMANDS_CHANNEL, SqlCommandStore } from './store/commands.repository.ts';
 import type { Database } from './store/database.ts';
 import { errors } from './shared/errors.ts';
+import { RerunningPass } from './shared/rerunning-pass.ts';
 
 /** How often a waiting server and an idle runner read the table when no notification came. */
 const POLL_MS = 500;
@@ -119,9 +120,10 @@ export function answerHeaders(headers: Record<string, unknown>): Record<string, 
 class CommandRunner {
   private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
-  private passing: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly passes = new RerunningPass(
+    () => this.pass(),
+    (error) => this.logger.warn({ err: error }, 'running stored commands failed; tried again shortly'),
+  );
   private lastPrune = 0;
 
   constructor(
@@ -139,34 +141,21 @@ class CommandRunner {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    const passes = this.passes.stop();
     clearInterval(this.timer);
     await this.unlisten?.();
     this.unlisten = undefined;
-    await this.passing;
+    await passes;
   }
 
   private poke(): void {
-    if (this.stopped) return;
-    if (this.passing) {
-      this.again = true;
-      return;
-    }
-    this.passing = this.pass()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'running stored commands failed; tried again shortly'))
-      .finally(() => {
-        this.passing = undefined;
-        if (this.again) {
-          this.again = false;
-          this.poke();
-        }
-      });
+    this.passes.poke();
   }
 
   private async pass(): Promise<void> {
     const { engineId, leases } = this.engine;
     for (const command of await this.store.waiting()) {
-      if (this.stopped) return;
+      if (this.passes.stopped) return;
       if (!leases.owns(command.accountId)) {
         if (command.live && command.holder !== engineId) continue;
         if (!(await this.engine.takeAccount(command.accountId))) continue;

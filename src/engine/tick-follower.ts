@@ -9,6 +9,7 @@
  * An account never run before (no recorded position) is loaded at once.
  */
 import type { MarketTick } from '../domain/market/market-tick.ts';
+import { RerunningPass } from '../shared/rerunning-pass.ts';
 
 export interface LoggedTick {
   seq: number;
@@ -59,12 +60,19 @@ export class TickFollower {
   private readonly reachedListeners = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly passes: RerunningPass;
   private lastPrune = 0;
 
-  constructor(private readonly ports: TickFollowerPorts) {}
+  constructor(private readonly ports: TickFollowerPorts) {
+    this.passes = new RerunningPass(
+      () => this.pass(),
+      (error) => ports.logger.warn({ err: error }, 'following the tick log failed; tried again shortly'),
+    );
+  }
+
+  private get stopped(): boolean {
+    return this.passes.stopped;
+  }
 
   get at(): number {
     return this.position;
@@ -88,10 +96,10 @@ export class TickFollower {
 
   /** Stops after the chunk being applied; answers the position reached. */
   async stop(): Promise<number> {
-    this.stopped = true;
+    const passes = this.passes.stop();
     clearInterval(this.timer);
     await this.unlisten?.();
-    await this.running;
+    await passes;
     return this.position;
   }
 
@@ -150,20 +158,7 @@ export class TickFollower {
   }
 
   poke(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.pass()
-      .catch((error: unknown) => this.ports.logger.warn({ err: error }, 'following the tick log failed; tried again shortly'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.poke();
-        }
-      });
+    this.passes.poke();
   }
 
   private async pass(): Promise<void> {

@@ -14,20 +14,11 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { callProcess as call, type ProcessKey as Key } from '../support/process-client.ts';
 import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
+import { until } from '../support/until.ts';
 
 const postgresUrl = process.env.DATABASE_URL;
 const skip = postgresUrl === undefined ? 'several servers share a PostgreSQL database: set DATABASE_URL to run these tests' : false;
 const ACCOUNTS = 6;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 120_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** A price path that crosses the grids' lines back and forth, the same in every run. */
 function pricePath(from: number, count: number): string[] {

@@ -13,19 +13,10 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { callProcess as call, type ProcessKey as Key } from '../support/process-client.ts';
 import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
+import { until } from '../support/until.ts';
 
 const postgresUrl = process.env.DATABASE_URL;
 const skip = postgresUrl === undefined ? 'several servers share a PostgreSQL database: set DATABASE_URL to run these tests' : false;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('servers sharing one PostgreSQL database', { skip, concurrency: 1, timeout: 300_000 }, () => {
   const processes = new TradeloopProcesses();
