@@ -40,7 +40,31 @@ export async function writtenSince(db: Database, before: WriteMark): Promise<Wri
     if (delta > 0) rowsByTable.set(table, delta);
   }
   const rows = [...rowsByTable.values()].reduce((sum, count) => sum + count, 0);
+  if (process.env.BENCH_WAL_DETAIL && db.kind === 'postgres') await printWalDetail(db, before.lsn, after.lsn);
   return { rows, walBytes: Number(wal!.bytes), rowsByTable };
+}
+
+/**
+ * With BENCH_WAL_DETAIL set, on PostgreSQL: the WAL between two marks by record type and relation,
+ * read with pg_walinspect (PostgreSQL 15+), which shows what each table and index costs per fill.
+ */
+async function printWalDetail(db: Database, from: string, to: string): Promise<void> {
+  try {
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect SCHEMA public');
+    // Only WAL already flushed can be read.
+    const rows = await db.query<{ record: string; relation: string; records: string; bytes: string }>(
+      `SELECT w.resource_manager || '/' || w.record_type AS record,
+         coalesce(c.relname, '(other)') AS relation, count(*)::text AS records, sum(w.record_length)::text AS bytes
+       FROM public.pg_get_wal_records_info($1::pg_lsn, least($2::pg_lsn, pg_current_wal_flush_lsn())) w
+       LEFT JOIN pg_class c ON c.relfilenode = substring(w.block_ref from 'rel \\d+/\\d+/(\\d+)')::oid
+       GROUP BY 1, 2 ORDER BY sum(w.record_length) DESC LIMIT 30`,
+      [from, to],
+    );
+    console.log('  WAL by record and relation (largest first):');
+    for (const row of rows) console.log(`    ${row.bytes.padStart(10)} bytes ${row.records.padStart(8)} records  ${row.record} ${row.relation}`);
+  } catch (error) {
+    console.log(`  WAL detail unavailable: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 export function describeWrites(written: Written, fills: number, ticks: number): string {
