@@ -103,16 +103,23 @@ export class SqlEngineRepository implements EngineStore {
         );
       }
       if (batch.orders.length > 0) {
+        // Updated where stored and inserted where not: an upsert would lock each stored row before
+        // updating it, a WAL record of its own per order.
         await tx.query(
-          `INSERT INTO engine_orders (id, automation_id, order_key, client_order_id, account_id, pair, role, side,
-             order_type, time_in_force, price, amount, filled, filled_total, fee, status, cancel_requested, created_at,
-             updated_at)
-           SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
+          `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
              $8::text[], $9::text[], $10::text[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[],
              $15::numeric[], $16::text[], $17::boolean[], $18::timestamptz[], $19::timestamptz[])
-           ON CONFLICT (id) DO UPDATE SET filled = EXCLUDED.filled, filled_total = EXCLUDED.filled_total,
-             fee = EXCLUDED.fee, status = EXCLUDED.status, cancel_requested = EXCLUDED.cancel_requested,
-             updated_at = EXCLUDED.updated_at`,
+             AS c (id, automation_id, order_key, client_order_id, account_id, pair, role, side, order_type, time_in_force,
+               price, amount, filled, filled_total, fee, status, cancel_requested, created_at, updated_at)),
+           updated AS (
+             UPDATE engine_orders o SET filled = c.filled, filled_total = c.filled_total, fee = c.fee, status = c.status,
+               cancel_requested = c.cancel_requested, updated_at = c.updated_at
+             FROM c WHERE o.id = c.id RETURNING o.id
+           )
+           INSERT INTO engine_orders (id, automation_id, order_key, client_order_id, account_id, pair, role, side,
+             order_type, time_in_force, price, amount, filled, filled_total, fee, status, cancel_requested, created_at,
+             updated_at)
+           SELECT * FROM c WHERE c.id NOT IN (SELECT id FROM updated)`,
           columns(
             batch.orders.map((o) => [
               o.id, o.automationId, o.key, o.clientOrderId, o.accountId, o.pair, o.role, o.side, o.orderType,

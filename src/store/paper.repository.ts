@@ -97,12 +97,16 @@ export class SqlPaperRepository implements PaperStateStore {
         balances.map((b) => [accountId, b.currency, b.free.toFixed(), b.locked.toFixed()] as const),
       );
       if (balances.length > 0) {
+        // Updated where stored and inserted where not: an upsert would lock each row before
+        // updating it, a WAL record of its own per balance.
         await tx.query(
-          `INSERT INTO paper_balances (account_id, currency, free, locked)
-           SELECT * FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[])
-           ON CONFLICT (account_id, currency) DO UPDATE SET free = EXCLUDED.free, locked = EXCLUDED.locked
-           -- The venue hands over every balance of an account it touched; most did not move.
-           WHERE (paper_balances.free, paper_balances.locked) IS DISTINCT FROM (EXCLUDED.free, EXCLUDED.locked)`,
+          `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[]) AS c (account_id, currency, free, locked)),
+           updated AS (
+             UPDATE paper_balances b SET free = c.free, locked = c.locked FROM c
+             WHERE b.account_id = c.account_id AND b.currency = c.currency AND (b.free, b.locked) IS DISTINCT FROM (c.free, c.locked)
+           )
+           INSERT INTO paper_balances (account_id, currency, free, locked)
+           SELECT * FROM c WHERE NOT EXISTS (SELECT 1 FROM paper_balances b WHERE b.account_id = c.account_id AND b.currency = c.currency)`,
           columns(balances, 4),
         );
       }
@@ -113,13 +117,19 @@ export class SqlPaperRepository implements PaperStateStore {
           order.fee.toFixed(), order.feeCurrency, order.status, order.createdAt.toISOString(), order.updatedAt.toISOString(),
         ] as const);
         await tx.query(
-          `INSERT INTO paper_orders (id, sequence, account_id, client_order_id, pair, side, type, price, amount,
-             filled, filled_total, fee, fee_currency, status, created_at, updated_at)
-           SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[],
+          `WITH c AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[],
              $7::text[], $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[],
              $13::text[], $14::text[], $15::timestamptz[], $16::timestamptz[])
-           ON CONFLICT (id) DO UPDATE SET filled = EXCLUDED.filled, filled_total = EXCLUDED.filled_total,
-             fee = EXCLUDED.fee, status = EXCLUDED.status, updated_at = EXCLUDED.updated_at`,
+             AS c (id, sequence, account_id, client_order_id, pair, side, type, price, amount, filled, filled_total, fee,
+               fee_currency, status, created_at, updated_at)),
+           updated AS (
+             UPDATE paper_orders o SET filled = c.filled, filled_total = c.filled_total, fee = c.fee, status = c.status,
+               updated_at = c.updated_at
+             FROM c WHERE o.id = c.id RETURNING o.id
+           )
+           INSERT INTO paper_orders (id, sequence, account_id, client_order_id, pair, side, type, price, amount,
+             filled, filled_total, fee, fee_currency, status, created_at, updated_at)
+           SELECT * FROM c WHERE c.id NOT IN (SELECT id FROM updated)`,
           columns(rows, 16),
         );
       }

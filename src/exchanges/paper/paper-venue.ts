@@ -141,10 +141,9 @@ export class PaperVenue {
     // Most ticks change nothing: no new collections for them.
     if (this.changedAccounts.size === 0 && this.changedOrders.size === 0 && this.newFills.length === 0) return { balances: [], orders: [], fills: [] };
     const changes: PaperChanges = {
-      balances: [...this.changedAccounts].map((account) => ({
-        accountId: account.accountId,
-        balances: account.ledger.balances(),
-      })),
+      balances: [...this.changedAccounts]
+        .map((account) => ({ accountId: account.accountId, balances: account.ledger.drainChanged() }))
+        .filter((change) => change.balances.length > 0),
       orders: [...this.changedOrders.values()],
       fills: this.newFills,
     };
