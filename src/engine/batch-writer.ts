@@ -9,7 +9,7 @@ import type { AnyAutomationKind, Automation, EngineOrder, LiveAutomation } from 
 import type { BatchStore } from './batch-store.ts';
 import type { CommittedBatch, EngineBatch, EngineStore } from './engine-store.ts';
 import { isFinal, type OrderJournal } from './order-journal.ts';
-import { type StateChange, StateSnapshots } from './state-changes.ts';
+import { type PackedChanges, StateSnapshots } from './state-changes.ts';
 import type { Timers } from './timers.ts';
 import { dec } from '../shared/decimal.ts';
 
@@ -160,7 +160,7 @@ export class BatchWriter {
   }
 
   /** A state as the store takes it: see `EngineStore.inProcess`. Steps never change a state they were given. */
-  private encode(automation: Automation<unknown>, kind: AnyAutomationKind): { state: unknown } | { changes: StateChange[] } | { encode: () => unknown } {
+  private encode(automation: Automation<unknown>, kind: AnyAutomationKind): { state: unknown } | { changes: PackedChanges } | { encode: () => unknown } {
     const timers = this.timers.of(automation.id);
     if (this.store.inProcess) {
       const state = automation.state;

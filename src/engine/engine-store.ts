@@ -4,7 +4,7 @@
  */
 import type { Sql } from '../store/database.ts';
 import type { EngineOrder, StoredEvent } from './automation-kind.ts';
-import type { StateChange } from './state-changes.ts';
+import type { PackedChanges } from './state-changes.ts';
 
 /** What automations of one kind recorded in a batch. */
 export type KindRecords = Array<{ automationId: number; records: unknown[] }>;
@@ -56,7 +56,7 @@ export type AutomationChange = {
   updatedAt: Date;
 } & (
   | { state: unknown; changes?: never; encode?: never }
-  | { changes: StateChange[]; state?: never; encode?: never }
+  | { changes: PackedChanges; state?: never; encode?: never }
   /** Only for a store that keeps states in this process (`EngineStore.inProcess`): the state, made when it is read. */
   | { encode: () => unknown; state?: never; changes?: never }
 );

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { applyChanges, diffJson, StateSnapshots } from './state-changes.ts';
+import { applyChanges, diffJson, packChanges, StateSnapshots } from './state-changes.ts';
 
 const gridLike = (lines: number, changed = -1) => ({
   v: {
@@ -24,6 +24,24 @@ describe('state changes', () => {
     );
   });
 
+  it('gives back the same state from the packed changes, as stored in JSON', () => {
+    const json = fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+    fc.assert(
+      fc.property(json, json, (base, next) => {
+        const snapshot = structuredClone(base);
+        const stored = JSON.parse(JSON.stringify(packChanges(diffJson(base, next))));
+        assert.deepEqual(applyChanges(base, stored), next);
+        assert.deepEqual(base, snapshot);
+      }),
+    );
+  });
+
+  it('packs the paths of the changes into one tree', () => {
+    const changes = diffJson({ a: { b: [1, 2], c: 'x' }, d: 1 }, { a: { b: [1, 3], c: 'y' } });
+    assert.deepEqual(packChanges(changes), { t: { a: { b: { 1: [3] }, c: ['y'] }, d: [] } });
+    assert.deepEqual(packChanges(diffJson(1, [2])), { t: [[2]] });
+  });
+
   it('keeps keys named like prototype properties as plain keys', () => {
     const pairs = [['{}', '{"__proto__":""}'], ['{"__proto__":{"a":1}}', '{}'], ['{"a":{"constructor":2}}', '{"a":{}}']];
     for (const [before, after] of pairs) {
@@ -31,6 +49,8 @@ describe('state changes', () => {
       const next = JSON.parse(after!) as unknown;
       assert.deepEqual(applyChanges(base, diffJson(base, next)), next);
       assert.deepEqual(applyChanges(next, diffJson(next, base)), base);
+      assert.deepEqual(applyChanges(base, JSON.parse(JSON.stringify(packChanges(diffJson(base, next))))), next);
+      assert.deepEqual(applyChanges(next, JSON.parse(JSON.stringify(packChanges(diffJson(next, base))))), base);
     }
   });
 
@@ -42,7 +62,7 @@ describe('state changes', () => {
   it('stores a first state whole, then its changes until they grow past a quarter of it', () => {
     const snapshots = new StateSnapshots();
     assert.ok('state' in snapshots.encode(1, gridLike(100)));
-    assert.deepEqual(snapshots.encode(1, gridLike(100, 3)), { changes: [[['v', 'lines', 3, 3], 2]] });
+    assert.deepEqual(snapshots.encode(1, gridLike(100, 3)), { changes: { t: { v: { lines: { 3: { 3: [2] } } } } } });
     const rebuilt = gridLike(100);
     rebuilt.v.config = { pair: 'USDT_ETH', upperPrice: '4000', lowerPrice: '3000' };
     rebuilt.v.lines = rebuilt.v.lines.map((line) => line.map((value) => (typeof value === 'string' ? `${value}.5` : value)));

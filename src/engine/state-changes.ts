@@ -9,6 +9,17 @@
 /** `[path, value]` sets the value at the path; `[path]` removes the key at the path. */
 export type StateChange = [Array<string | number>, unknown?];
 
+/**
+ * Changes as they are stored: their paths as one tree (`t`), each leaf `[value]` to set or `[]` to
+ * remove. A grid fill moves a few fields of several neighbouring lines, and spelling each field's
+ * whole path made the list about twice the size of the tree.
+ */
+export interface PackedChanges {
+  t: PackedNode;
+}
+
+type PackedNode = { [key: string]: PackedNode } | [unknown?];
+
 /** Changes that grow past this part of their snapshot's size are replaced by a new snapshot. */
 const SNAPSHOT_FRACTION = 0.25;
 
@@ -31,9 +42,32 @@ export function diffJson(base: unknown, next: unknown, path: Array<string | numb
   return out;
 }
 
-/** The snapshot with the changes applied, as a new value (the snapshot is left as it was). */
-export function applyChanges(snapshot: unknown, changes: readonly StateChange[] | null | undefined): unknown {
-  if (!changes || changes.length === 0) return snapshot;
+export function packChanges(changes: readonly StateChange[]): PackedChanges {
+  let tree: PackedNode = {};
+  for (const [path, ...value] of changes) {
+    if (path.length === 0) {
+      tree = value as [unknown?];
+      continue;
+    }
+    let node = tree as Record<string, PackedNode>;
+    for (const key of path.slice(0, -1)) {
+      let next = own(node, String(key)) as Record<string, PackedNode> | undefined;
+      if (next === undefined) define(node, String(key), (next = {}));
+      node = next;
+    }
+    define(node, String(path[path.length - 1]), value as [unknown?]);
+  }
+  return { t: tree };
+}
+
+/**
+ * The snapshot with the changes applied, as a new value (the snapshot is left as it was). Changes
+ * stored before they were packed are a list of them.
+ */
+export function applyChanges(snapshot: unknown, changes: PackedChanges | readonly StateChange[] | null | undefined): unknown {
+  if (!changes) return snapshot;
+  if (!Array.isArray(changes)) return applyTree(structuredClone(snapshot), (changes as PackedChanges).t);
+  if (changes.length === 0) return snapshot;
   const root = structuredClone(snapshot);
   let result = root;
   for (const [path, ...value] of changes) {
@@ -45,10 +79,26 @@ export function applyChanges(snapshot: unknown, changes: readonly StateChange[] 
     for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
     const last = path[path.length - 1]!;
     if (value.length === 0) delete parent[last];
-    // Defined rather than assigned, so a key such as `__proto__` stays a plain own key, as JSON has it.
-    else Object.defineProperty(parent, last, { value: value[0], writable: true, enumerable: true, configurable: true });
+    else define(parent, last, value[0]);
   }
   return result;
+}
+
+function applyTree(target: unknown, node: PackedNode): unknown {
+  if (Array.isArray(node)) return node[0];
+  const parent = target as Record<string, unknown>;
+  for (const key of Object.keys(node)) {
+    const child = node[key]!;
+    if (!Array.isArray(child)) applyTree(parent[key], child);
+    else if (child.length === 0) delete parent[key];
+    else define(parent, key, child[0]);
+  }
+  return target;
+}
+
+/** Defined rather than assigned, so a key such as `__proto__` stays a plain own key, as JSON has it. */
+function define(object: Record<string | number, unknown>, key: string | number, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /**
@@ -65,10 +115,10 @@ export class StateSnapshots {
   private readonly stored = new Map<number, string>();
 
   /** What to store for this state: the whole state (a new snapshot) or the changes since the last. */
-  encode(id: number, state: unknown): { state: unknown } | { changes: StateChange[] } {
+  encode(id: number, state: unknown): { state: unknown } | { changes: PackedChanges } {
     const last = this.stored.get(id);
     if (last !== undefined) {
-      const changes = diffJson(JSON.parse(last), state);
+      const changes = packChanges(diffJson(JSON.parse(last), state));
       if (JSON.stringify(changes).length <= last.length * SNAPSHOT_FRACTION) return { changes };
     }
     this.stored.set(id, JSON.stringify(state));
