@@ -6,7 +6,7 @@ import type { Decimal } from '../shared/decimal.ts';
 import type { Balance, ExchangeOrder, Fill } from './exchange.ts';
 
 export interface PaperChanges {
-  /** The balances that moved (each account's other balances are as stored). */
+  /** Every balance of each account whose balances moved. */
   balances: Array<{ accountId: number; balances: Balance[] }>;
   orders: Array<{ accountId: number; order: ExchangeOrder }>;
   fills: Array<{ accountId: number; fill: Fill }>;

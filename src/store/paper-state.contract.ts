@@ -64,13 +64,17 @@ export function paperStateContract(name: string, setup: () => Promise<PaperStore
     const account = async (accountId: number): Promise<StoredPaperAccount | undefined> =>
       (await store.load()).accounts.find((stored) => stored.accountId === accountId);
 
-    it('stores balances per account and currency, the latest winning', async () => {
+    it('stores the balances of each account, the latest winning', async () => {
       await store.save({
         balances: [{ accountId: a, balances: [{ currency: 'USDT', free: dec('10.50'), locked: dec(1) }, { currency: 'BTC', free: dec('0.1'), locked: ZERO }] }],
         orders: [],
         fills: [],
       });
-      await store.save({ balances: [{ accountId: a, balances: [{ currency: 'USDT', free: dec(5), locked: ZERO }] }], orders: [], fills: [] });
+      await store.save({
+        balances: [{ accountId: a, balances: [{ currency: 'BTC', free: dec('0.1'), locked: ZERO }, { currency: 'USDT', free: dec(5), locked: ZERO }] }],
+        orders: [],
+        fills: [],
+      });
       assert.deepEqual(plain((await account(a))?.balances), [
         { currency: 'BTC', free: '0.1', locked: '0' },
         { currency: 'USDT', free: '5', locked: '0' },

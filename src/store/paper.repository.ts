@@ -93,21 +93,22 @@ export class SqlPaperRepository implements PaperStateStore {
 
   private async write(tx: Sql, changes: PaperChanges): Promise<void> {
     {
-      const balances = changes.balances.flatMap(({ accountId, balances }) =>
-        balances.map((b) => [accountId, b.currency, b.free.toFixed(), b.locked.toFixed()] as const),
-      );
-      if (balances.length > 0) {
+      if (changes.balances.length > 0) {
+        const rows = changes.balances.map(({ accountId, balances }) => [
+          accountId,
+          JSON.stringify(balances.map((b) => [b.currency, b.free.toFixed(), b.locked.toFixed()])),
+        ]);
         // Updated where stored and inserted where not: an upsert would lock each row before
-        // updating it, a WAL record of its own per balance.
+        // updating it, a WAL record of its own.
         await tx.query(
-          `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::numeric[], $4::numeric[]) AS c (account_id, currency, free, locked)),
+          `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::text[]) AS c (account_id, balances)),
            updated AS (
-             UPDATE paper_balances b SET free = c.free, locked = c.locked FROM c
-             WHERE b.account_id = c.account_id AND b.currency = c.currency AND (b.free, b.locked) IS DISTINCT FROM (c.free, c.locked)
+             UPDATE paper_account_balances b SET balances = c.balances FROM c
+             WHERE b.account_id = c.account_id AND b.balances <> c.balances
            )
-           INSERT INTO paper_balances (account_id, currency, free, locked)
-           SELECT * FROM c WHERE NOT EXISTS (SELECT 1 FROM paper_balances b WHERE b.account_id = c.account_id AND b.currency = c.currency)`,
-          columns(balances, 4),
+           INSERT INTO paper_account_balances (account_id, balances)
+           SELECT * FROM c WHERE NOT EXISTS (SELECT 1 FROM paper_account_balances b WHERE b.account_id = c.account_id)`,
+          columns(rows, 2),
         );
       }
       if (changes.orders.length > 0) {

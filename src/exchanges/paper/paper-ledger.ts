@@ -11,21 +11,20 @@ export class PaperLedger {
   private readonly holdings = new Map<string, Holding>();
   /** The currencies in the order `balances` lists them, sorted again only when one is added. */
   private currencies: string[] | null = null;
-  /** Currencies whose balance moved since `drainChanged` last ran: only those are stored again. */
-  private changed = new Set<string>();
+  /** Whether a balance moved since `takeMoved` last ran: only then are the balances stored again. */
+  private moved = false;
 
   constructor(initial: readonly Balance[] = []) {
     for (const balance of initial) {
       this.holdings.set(balance.currency, { free: balance.free, locked: balance.locked });
-      this.changed.add(balance.currency);
+      this.moved = true;
     }
   }
 
-  /** The balances that moved since the last call, in the order `balances` lists them. */
-  drainChanged(): Balance[] {
-    if (this.changed.size === 0) return [];
-    const moved = this.balances().filter((balance) => this.changed.has(balance.currency));
-    this.changed = new Set();
+  /** Whether a balance moved since the last call. */
+  takeMoved(): boolean {
+    const moved = this.moved;
+    this.moved = false;
     return moved;
   }
 
@@ -70,7 +69,7 @@ export class PaperLedger {
   }
 
   private holding(currency: string): Holding {
-    this.changed.add(currency);
+    this.moved = true;
     let holding = this.holdings.get(currency);
     if (!holding) {
       holding = { free: ZERO, locked: ZERO };

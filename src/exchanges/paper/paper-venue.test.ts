@@ -46,16 +46,16 @@ describe(PaperVenue.name, () => {
     assert.deepEqual(await account.openOrders(), []);
   });
 
-  it('hands over only the balances that moved since the last changes were taken', async () => {
-    const opened = venue.drainChanges().balances.map((change) => change.balances.map((b) => b.currency));
-    assert.deepEqual(opened, [['BTC', 'USDT']]);
+  it('hands over the balances of an account only when they moved', async () => {
+    const currencies = () => venue.drainChanges().balances.map((change) => change.balances.map((b) => b.currency));
+    assert.deepEqual(currencies(), [['BTC', 'USDT']]);
     await account.placeOrder({ clientOrderId: 'b1', pair: 'USDT_BTC', side: 'buy', type: 'limit', amount: dec('0.1'), price: dec('59000') });
-    const placed = venue.drainChanges().balances;
-    assert.deepEqual(placed.map((change) => change.balances.map((b) => [b.currency, b.free.toFixed(), b.locked.toFixed()])), [[['USDT', '4100', '5900']]]);
-    venue.applyTick({ pair: 'USDT_BTC', price: dec('58990'), at: at(1) });
-    const filled = venue.drainChanges().balances;
-    assert.deepEqual(filled.map((change) => change.balances.map((b) => b.currency)), [['BTC', 'USDT']]);
-    assert.deepEqual(venue.drainChanges().balances, []);
+    assert.deepEqual(currencies(), [['BTC', 'USDT']]);
+    await assert.rejects(account.cancelOrder('USDT_BTC', 'unknown'));
+    venue.applyTick({ pair: 'USDT_BTC', price: dec('59500'), at: at(1) });
+    assert.deepEqual(currencies(), []);
+    venue.applyTick({ pair: 'USDT_BTC', price: dec('58990'), at: at(2) });
+    assert.deepEqual(currencies(), [['BTC', 'USDT']]);
   });
 
   it('fills partially when a trade prints less than the resting amount', async () => {

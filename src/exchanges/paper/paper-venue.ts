@@ -142,8 +142,8 @@ export class PaperVenue {
     if (this.changedAccounts.size === 0 && this.changedOrders.size === 0 && this.newFills.length === 0) return { balances: [], orders: [], fills: [] };
     const changes: PaperChanges = {
       balances: [...this.changedAccounts]
-        .map((account) => ({ accountId: account.accountId, balances: account.ledger.drainChanged() }))
-        .filter((change) => change.balances.length > 0),
+        .filter((account) => account.ledger.takeMoved())
+        .map((account) => ({ accountId: account.accountId, balances: account.ledger.balances() })),
       orders: [...this.changedOrders.values()],
       fills: this.newFills,
     };
