@@ -168,7 +168,7 @@ export class SqlEngineRepository implements EngineStore {
     );
     const orders = await this.db.query<OrderRow>(
       `SELECT ${ORDER_COLUMNS} FROM engine_orders o
-       WHERE status IN ('pending', 'open') AND ($1::bigint[] IS NULL OR o.account_id = ANY($1))
+       WHERE live AND ($1::bigint[] IS NULL OR o.account_id = ANY($1))
          AND EXISTS (SELECT 1 FROM automations a WHERE a.id = o.automation_id AND a.running)
        ORDER BY id`,
       [only],
