@@ -126,7 +126,7 @@ export class SqlPaperRepository implements PaperStateStore {
            updated AS (
              UPDATE paper_orders o SET filled = c.filled, filled_total = c.filled_total, fee = c.fee, status = c.status,
                updated_at = c.updated_at
-             FROM c WHERE o.id = c.id RETURNING o.id
+             FROM c WHERE o.sequence = c.sequence RETURNING o.id
            )
            INSERT INTO paper_orders (id, sequence, account_id, client_order_id, pair, side, type, price, amount,
              filled, filled_total, fee, fee_currency, status, created_at, updated_at)
