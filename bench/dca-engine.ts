@@ -35,7 +35,7 @@ import type { RecordWriter } from '../src/engine/engine-store.ts';
 import { bothWriters, OutboxHook } from '../src/notifications/outbox-hook.ts';
 import { SqlNotificationsRepository } from '../src/store/notifications.repository.ts';
 import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
-import { describeResult, marketBatches, replay, type ReplayResult, type World } from './support/engine-replay.ts';
+import { describeResult, engineErrorFailures, marketBatches, replay, type ReplayResult, type World } from './support/engine-replay.ts';
 
 const BOTS_PER_PAIR = scaled(250);
 const ACTIVE_SAFETY_ORDERS = 5;
@@ -128,6 +128,7 @@ async function withBots(batches: MarketTick[][], bare: ReplayResult, failures: s
       `${closed} closed with ${usd.toFixed()} USD; open deals hold ${safetyFills} filled safety orders`,
   );
   if (Number(sums!.started) === 0) failures.push(`${label}: no deal started`);
+  failures.push(...engineErrorFailures(loaded.world, `${label}: `));
   if (Number(sums!.closed) === 0) failures.push(`${label}: no deal completed`);
   if (Number(sums!.closed) !== closed || !usd.eq(dec(sums!.usd ?? '0'))) {
     failures.push(`${label}: the closed deals in the deals table do not add up to the bots’ counts and USD profits`);

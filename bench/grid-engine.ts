@@ -20,7 +20,7 @@ import { writeGridProfits } from '../src/store/grid-bots.repository.ts';
 import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
 import type { MarketTick } from '../src/domain/market/market-tick.ts';
 import { MemoryGridProfits } from '../src/store/memory/memory-grid-profits.ts';
-import { describeResult, marketBatches, replay, type TimedReplay, type World } from './support/engine-replay.ts';
+import { describeResult, engineErrorFailures, marketBatches, replay, type TimedReplay, type World } from './support/engine-replay.ts';
 import { replayInMemory } from './support/memory-replay.ts';
 
 const BOTS_PER_PAIR = scaled(250);
@@ -67,6 +67,7 @@ async function run(): Promise<BenchOutcome> {
   console.log(describeResult(`with ${created} grid bots`, loaded, bare));
 
   if (loaded.fills === 0) failures.push('no grid order filled');
+  failures.push(...engineErrorFailures(loaded.world));
   const [sums] = await loaded.world.db.query<{ rows: string; total: string | null }>(
     'SELECT count(*) AS rows, sum(profit)::text AS total FROM grid_bot_profits',
   );

@@ -29,7 +29,7 @@ import { createDcaBots } from './dca-engine.ts';
 import { createBots as createGridBots } from './grid-engine.ts';
 import { createTrades, TRADES } from './smart-trades.ts';
 import type { Benchmark, BenchOutcome, BenchSettings } from './support/benchmark.ts';
-import { openWorld, tradeBatches, type World } from './support/engine-replay.ts';
+import { engineErrorFailures, openWorld, tradeBatches, type World } from './support/engine-replay.ts';
 
 const TICKS_PER_SECOND_PER_PAIR = 5;
 /** The trade file holds this many trades for each pair's quarter. */
@@ -82,7 +82,8 @@ async function run(settings: BenchSettings): Promise<BenchOutcome> {
     ticks.slice(0, PAPER_MARKETS.length).map(({ tick }) => tick),
     {
       kinds: [gridBotKind, dcaBotKind, smartTradeKind],
-      recordWriters: { [gridBotKind.name]: writeGridProfits, [dcaBotKind.name]: writeDcaRecords },
+      // The SmartTrades' stop-loss and closing records are for notifications, which this run has none of.
+      recordWriters: { [gridBotKind.name]: writeGridProfits, [dcaBotKind.name]: writeDcaRecords, [smartTradeKind.name]: async () => {} },
       setup: async (setupWorld) => {
         counts.grid = await createGridBots(setupWorld, QUOTE_PER_ORDER);
         counts.dca = await createDcaBots(setupWorld, QUOTE_PER_ORDER);
@@ -136,6 +137,7 @@ async function run(settings: BenchSettings): Promise<BenchOutcome> {
 
   const failures: string[] = [];
   if (pacedOrders.length === 0) failures.push('no order was placed during the paced ticks');
+  failures.push(...engineErrorFailures(world));
   if (burstOrders < counts.grid) failures.push(`the burst placed ${burstOrders} orders for ${counts.grid} grid bots`);
   return { failures };
 }

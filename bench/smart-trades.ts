@@ -30,7 +30,7 @@ import { dec, type Decimal, ZERO } from '../src/shared/decimal.ts';
 import { FieldErrorCollector } from '../src/shared/errors.ts';
 import { applyChanges } from '../src/engine/state-changes.ts';
 import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
-import { describeResult, replay, tradeBatches, type World } from './support/engine-replay.ts';
+import { describeResult, engineErrorFailures, replay, tradeBatches, type World } from './support/engine-replay.ts';
 
 const TRADES_PER_ACCOUNT = 10;
 export const TRADES = scaled(10_000, TRADES_PER_ACCOUNT * 4);
@@ -77,6 +77,7 @@ async function run(): Promise<BenchOutcome> {
   console.log(describeResult(`with ${TRADES} SmartTrades`, loaded, bare));
 
   failures.push(...(await checkTrades(loaded.world, batches)));
+  failures.push(...engineErrorFailures(loaded.world));
   await loaded.close();
   return { failures };
 }

@@ -96,6 +96,8 @@ export interface World {
   /** The price of each pair after the first batch. */
   prices: Map<string, Decimal>;
   openAccount(balances: Balance[]): Promise<number>;
+  /** What the engine logged as errors (a quarantine, a failed step): a run with any is not a measurement. */
+  engineErrors: string[];
 }
 
 export interface Scenario {
@@ -146,12 +148,19 @@ export async function openWorld(firstBatch: readonly MarketTick[], scenario?: Sc
   const db = await openTestDatabase();
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
   const wrap = options.wrapExchange ?? ((exchange: Exchange) => exchange);
+  const engineErrors: string[] = [];
   const engine = new Engine({
     store: new SqlEngineRepository(db),
     exchangeFor: async (accountId) => wrap(await paper.exchange(accountId)),
     batchOrders: (work) => paper.batch(work),
     clock: () => new Date(),
-    logger: { warn: () => {}, error: (object, message) => console.error(message, object) },
+    logger: {
+      warn: () => {},
+      error: (object, message) => {
+        if (!engineErrors.includes(message)) console.error(message, object);
+        engineErrors.push(message);
+      },
+    },
     kinds: scenario?.kinds ?? [],
   });
   for (const [kind, writer] of Object.entries(scenario?.recordWriters ?? {})) engine.registerRecordWriter(kind, writer);
@@ -165,6 +174,7 @@ export async function openWorld(firstBatch: readonly MarketTick[], scenario?: Sc
     db,
     userId,
     prices: new Map(firstBatch.map((tick) => [tick.pair, tick.price])),
+    engineErrors,
     openAccount: async (balances) => {
       const [account] = await db.query<{ id: string }>(
         "INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'bench', 'paper_trading') RETURNING id",
@@ -189,6 +199,12 @@ export async function openWorld(firstBatch: readonly MarketTick[], scenario?: Sc
       await db.close();
     },
   };
+}
+
+/** The run's failure when the engine logged errors: the figures of a run with quarantined automations mean nothing. */
+export function engineErrorFailures(world: World, label = ''): string[] {
+  if (world.engineErrors.length === 0) return [];
+  return [`${label}the engine logged ${world.engineErrors.length} errors, first: ${world.engineErrors[0]}`];
 }
 
 export async function replay(batches: readonly MarketTick[][], scenario?: Scenario): Promise<ReplayResult> {
