@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { openTestDatabase } from '../../test/support/database.ts';
+import { openTestDatabase, openUnmigratedDatabase } from '../../test/support/database.ts';
+import { SqlPaperRepository } from './paper.repository.ts';
 import type { Database } from './database.ts';
 import { loadMigrations, migrate } from './migrate.ts';
 
@@ -78,6 +79,39 @@ describe('migrate', () => {
       );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the paper state stored before balances became one row per account and orders were keyed by sequence', async () => {
+    const old = await openUnmigratedDatabase();
+    try {
+      await migrate(old, loadMigrations().filter((migration) => migration.version <= 63));
+      const [user] = await old.query<{ id: number }>("INSERT INTO users (name) VALUES ('kept') RETURNING id");
+      const [account] = await old.query<{ id: number }>(
+        "INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id",
+        [user!.id],
+      );
+      const accountId = Number(account!.id);
+      await old.query(
+        `INSERT INTO paper_balances (account_id, currency, free, locked) VALUES ($1, 'USDT', 10.50, 590), ($1, 'BTC', 0.1, 0)`,
+        [accountId],
+      );
+      await old.query(
+        `INSERT INTO paper_orders (id, sequence, account_id, client_order_id, pair, side, type, price, amount, filled,
+           filled_total, fee, fee_currency, status, created_at, updated_at)
+         VALUES ('P7', 7, $1, 'b1', 'USDT_BTC', 'buy', 'limit', 59000, 0.01, 0, 0, 0, 'BTC', 'open', now(), now())`,
+        [accountId],
+      );
+      await migrate(old);
+      const stored = await new SqlPaperRepository(old).loadAccount(accountId);
+      assert.deepEqual(
+        stored?.balances.map((b) => [b.currency, b.free.toFixed(), b.locked.toFixed()]),
+        [['BTC', '0.1', '0'], ['USDT', '10.5', '590']],
+      );
+      assert.deepEqual(stored?.openOrders.map((o) => [o.id, o.clientOrderId, o.price?.toFixed()]), [['P7', 'b1', '59000']]);
+      assert.equal((await new SqlPaperRepository(old).load()).lastSequence, 7);
+    } finally {
+      await old.close();
     }
   });
 });

@@ -25,14 +25,22 @@ export async function openTestDatabase(): Promise<Database> {
   return url ? openPostgresSchema(url) : openPgliteFromTemplate();
 }
 
-async function openPostgresSchema(url: string): Promise<Database> {
+/** A fresh database with no migration applied (for tests of what a migration does to stored data). */
+export async function openUnmigratedDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (url) return openPostgresSchema(url, false);
+  const shipped = shippedTemplate();
+  return openPglite(shipped === undefined ? {} : { loadDataDir: shipped });
+}
+
+async function openPostgresSchema(url: string, migrated = true): Promise<Database> {
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const db = await openPostgres(url, schema);
-  await migrate(db);
+  if (migrated) await migrate(db);
   const close = db.close.bind(db);
   return Object.assign(db, {
     close: async () => {
