@@ -68,6 +68,9 @@ export interface EngineOrder {
   status: 'pending' | 'open' | 'filled' | 'cancelled' | 'rejected';
   /** The automation asked for a cancellation; recovery repeats it if the order is still open. */
   cancelRequested: boolean;
+  /** The exchange's id of the order and the currency of its fee, once the exchange answered. */
+  exchangeOrderId: string | null;
+  feeCurrency: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -12,6 +12,7 @@ import { isFinal, type OrderJournal } from './order-journal.ts';
 import { type PackedChanges, StateSnapshots } from './state-changes.ts';
 import type { Timers } from './timers.ts';
 import { dec } from '../shared/decimal.ts';
+import type { Sql } from '../store/database.ts';
 
 export interface PendingCommand {
   live: LiveAutomation;
@@ -33,6 +34,7 @@ export class BatchWriter {
   private events: EngineBatch['events'] = [];
   private records = new Map<number, { kind: string; records: unknown[] }>();
   private orders = new Set<EngineOrder>();
+  private companion: Array<(tx: Sql) => Promise<void>> = [];
   /** Orders journaled in this batch: never sent if their automation's part is refused. */
   private placed: EngineOrder[] = [];
   private ids: number[] = [];
@@ -80,7 +82,12 @@ export class BatchWriter {
 
   /** Whether this batch has anything to store yet. */
   hasChanges(): boolean {
-    return this.dirty.size > 0 || this.orders.size > 0 || this.events.length > 0 || this.records.size > 0;
+    return this.dirty.size > 0 || this.orders.size > 0 || this.events.length > 0 || this.records.size > 0 || this.companion.length > 0;
+  }
+
+  /** The companion's changes, written in this batch's transaction. */
+  noteCompanion(write: (tx: Sql) => Promise<void>): void {
+    this.companion.push(write);
   }
 
   /** The automation as this batch changed it, if it did. */
@@ -137,7 +144,9 @@ export class BatchWriter {
       events: this.events,
       orders: [...this.orders],
       records: [...this.records].map(([automationId, { kind, records }]) => ({ kind, automationId, records })),
+      ...(this.companion.length > 0 ? { companion: this.companion } : {}),
     };
+    this.companion = [];
     this.flushed = this.dirty;
     this.dirty = new Map();
     this.events = [];
@@ -230,6 +239,8 @@ function newEntry(id: number, live: LiveAutomation, command: PlaceOrder, now: Da
     fee: '0',
     status: 'pending',
     cancelRequested: false,
+    exchangeOrderId: null,
+    feeCurrency: null,
     createdAt: now,
     updatedAt: now,
   };

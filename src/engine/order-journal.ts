@@ -74,6 +74,8 @@ export class OrderJournal {
       entry.filledTotal = order.filledTotal.toFixed();
       entry.fee = order.fee.toFixed();
     }
+    entry.exchangeOrderId = order.id;
+    entry.feeCurrency = order.feeCurrency;
     const wasFinal = isFinal(entry);
     if (!wasFinal) entry.status = order.status;
     if (!wasFinal && (order.status === 'cancelled' || order.status === 'rejected')) {

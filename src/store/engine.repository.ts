@@ -47,13 +47,16 @@ interface OrderRow {
   fee: string;
   status: EngineOrder['status'];
   cancel_requested: boolean;
+  exchange_order_id: string | null;
+  fee_currency: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const AUTOMATION_COLUMNS = 'id, kind, user_id, account_id, running, state, changes, created_at, updated_at';
 const ORDER_COLUMNS = `id, automation_id, order_key, client_order_id, account_id, pair, role, side, order_type,
-  time_in_force, price::text, amount::text, filled::text, filled_total::text, fee::text, status, cancel_requested, created_at, updated_at`;
+  time_in_force, price::text, amount::text, filled::text, filled_total::text, fee::text, status, cancel_requested,
+  exchange_order_id, fee_currency, created_at, updated_at`;
 
 export class SqlEngineRepository implements EngineStore {
   private readonly writers = new Map<string, RecordWriter>();
@@ -77,7 +80,7 @@ export class SqlEngineRepository implements EngineStore {
   }
 
   async save(batch: EngineBatch): Promise<void> {
-    const empty = batch.automations.length + batch.events.length + batch.orders.length + batch.records.length === 0;
+    const empty = batch.automations.length + batch.events.length + batch.orders.length + batch.records.length + (batch.companion?.length ?? 0) === 0;
     if (empty) return;
     await this.db.transaction(async (tx) => {
       await this.guard?.(tx, batch);
@@ -108,24 +111,27 @@ export class SqlEngineRepository implements EngineStore {
         await tx.query(
           `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
              $8::text[], $9::text[], $10::text[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[],
-             $15::numeric[], $16::text[], $17::boolean[], $18::timestamptz[], $19::timestamptz[])
+             $15::numeric[], $16::text[], $17::boolean[], $18::text[], $19::text[], $20::timestamptz[], $21::timestamptz[])
              AS c (id, automation_id, order_key, client_order_id, account_id, pair, role, side, order_type, time_in_force,
-               price, amount, filled, filled_total, fee, status, cancel_requested, created_at, updated_at)),
+               price, amount, filled, filled_total, fee, status, cancel_requested, exchange_order_id, fee_currency,
+               created_at, updated_at)),
            updated AS (
              UPDATE engine_orders o SET filled = c.filled, filled_total = c.filled_total, fee = c.fee, status = c.status,
-               cancel_requested = c.cancel_requested, updated_at = c.updated_at
+               cancel_requested = c.cancel_requested, exchange_order_id = c.exchange_order_id, fee_currency = c.fee_currency,
+               updated_at = c.updated_at
              FROM c WHERE o.id = c.id RETURNING o.id
            )
            INSERT INTO engine_orders (id, automation_id, order_key, client_order_id, account_id, pair, role, side,
-             order_type, time_in_force, price, amount, filled, filled_total, fee, status, cancel_requested, created_at,
-             updated_at)
+             order_type, time_in_force, price, amount, filled, filled_total, fee, status, cancel_requested,
+             exchange_order_id, fee_currency, created_at, updated_at)
            SELECT * FROM c WHERE c.id NOT IN (SELECT id FROM updated)`,
           columns(
             batch.orders.map((o) => [
               o.id, o.automationId, o.key, o.clientOrderId, o.accountId, o.pair, o.role, o.side, o.orderType,
-              o.timeInForce, o.price, o.amount, o.filled, o.filledTotal, o.fee, o.status, o.cancelRequested, o.createdAt, o.updatedAt,
+              o.timeInForce, o.price, o.amount, o.filled, o.filledTotal, o.fee, o.status, o.cancelRequested,
+              o.exchangeOrderId ?? null, o.feeCurrency ?? null, o.createdAt, o.updatedAt,
             ]),
-            19,
+            21,
           ),
         );
       }
@@ -146,6 +152,7 @@ export class SqlEngineRepository implements EngineStore {
           ],
         );
       }
+      for (const write of batch.companion ?? []) await write(tx);
       const byKind = new Map<string, KindRecords>();
       for (const { kind, automationId, records } of batch.records) {
         let entries = byKind.get(kind);
@@ -268,6 +275,8 @@ function toOrder(row: OrderRow): EngineOrder {
     fee: row.fee,
     status: row.status,
     cancelRequested: row.cancel_requested,
+    exchangeOrderId: row.exchange_order_id,
+    feeCurrency: row.fee_currency,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -58,6 +58,8 @@ export class MemoryEngineStore implements EngineStore {
   }
 
   async save(batch: EngineBatch): Promise<void> {
+    // A companion writes SQL in the batch's transaction; this store has neither.
+    if (batch.companion) throw new Error('The in-memory engine store takes no companion writes');
     for (const { kind } of batch.records) {
       if (!this.sinks[kind]) throw new Error(`No record sink for ${kind}`);
     }
@@ -138,6 +140,8 @@ function updateChangeable(row: EngineOrder, order: EngineOrder): void {
   row.fee = order.fee;
   row.status = order.status;
   row.cancelRequested = order.cancelRequested;
+  row.exchangeOrderId = order.exchangeOrderId ?? null;
+  row.feeCurrency = order.feeCurrency ?? null;
   row.updatedAt = order.updatedAt;
 }
 
