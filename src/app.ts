@@ -218,8 +218,12 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
           },
         }
       : undefined;
+    // One process per database: the paper exchange's changes are stored in the engine's batches,
+    // so a paper order the engine placed has one record, its journal row (docs/architecture.md).
+    const companion = leasing ? undefined : paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
     const engine: Engine = new Engine({
       store: new SqlEngineRepository(db, leasing?.guard),
+      ...(companion ? { companion } : {}),
       ...(leasing ? { leases: engineLeases ?? NO_LEASES } : {}),
       exchangeFor: (accountId) => accounts.exchangeForId(accountId),
       batchOrders: (work) => paper.batch(work),

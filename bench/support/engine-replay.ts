@@ -149,8 +149,11 @@ export async function openWorld(firstBatch: readonly MarketTick[], scenario?: Sc
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
   const wrap = options.wrapExchange ?? ((exchange: Exchange) => exchange);
   const engineErrors: string[] = [];
-  const engine = new Engine({
+  // As in a server with one process per database, the engine stores the paper exchange's changes.
+  const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
+  const engine: Engine = new Engine({
     store: new SqlEngineRepository(db),
+    companion,
     exchangeFor: async (accountId) => wrap(await paper.exchange(accountId)),
     batchOrders: (work) => paper.batch(work),
     clock: () => new Date(),

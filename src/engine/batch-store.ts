@@ -40,6 +40,8 @@ export class BatchStore {
         refused.set(automationId, error);
       }
     }
+    // The companion's changes belong to no automation: a refusal of theirs is the caller's error.
+    if (batch.companion) await this.retrying({ automations: [], events: [], orders: [], records: [], companion: batch.companion });
     return refused;
   }
 

@@ -67,6 +67,18 @@ export interface EngineBatch {
   /** New and changed journal rows (whole rows; the journal upserts by id). */
   orders: EngineOrder[];
   records: Array<{ kind: string; automationId: number; records: unknown[] }>;
+  /** Writes of the batch's companion (the paper exchange's changes), in the batch's transaction. */
+  companion?: Array<(tx: Sql) => Promise<void>>;
+}
+
+/**
+ * Another component whose changes are stored in the engine's batch transactions (the paper
+ * exchange, in one process per database): what it changed is taken when a batch takes its
+ * inputs, so that what is stored agrees with what the batch handled, and written with the batch.
+ */
+export interface BatchCompanion {
+  /** What changed since it was last taken, as its write in the batch's transaction. */
+  take(): ((tx: Sql) => Promise<void>) | undefined;
 }
 
 /**

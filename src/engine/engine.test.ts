@@ -79,11 +79,13 @@ interface Process {
 }
 
 /** One server process over the shared database: a fresh venue and engine, state loaded from storage. */
-async function startProcess(db: Database, wrap: (exchange: Exchange) => Exchange = (e) => e): Promise<Process> {
+async function startProcess(db: Database, wrap: (exchange: Exchange) => Exchange = (e) => e, storeThroughEngine = false): Promise<Process> {
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
   const records: Process['records'] = [];
-  const engine = new Engine({
+  const companion = storeThroughEngine ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion() }) : undefined;
+  const engine: Engine = new Engine({
     store: new SqlEngineRepository(db),
+    ...(companion ? { companion } : {}),
     exchangeFor: async (accountId) => wrap(await paper.exchange(accountId)),
     batchOrders: (work) => paper.batch(work),
     clock: () => at(30),
@@ -190,6 +192,50 @@ describe(Engine.name, () => {
     assert.deepEqual((await process.engine.get(dipKind, created.id))!.state, created.state);
     await process.paper.stop();
     await process.engine.stop();
+  });
+
+  it('with the paper exchange stored in its batches, keeps one record of each order it placed, its journal row', async () => {
+    const first = await startProcess(db, undefined, true);
+    const accountId = await newAccount(first);
+    await move(first, '60000', 0);
+    const created = await start(first, accountId);
+    await move(first, '49000', 1);
+    const rows = () =>
+      db.query<{ order_key: string; status: string; exchange_order_id: string | null; fee_currency: string | null }>(
+        'SELECT order_key, status, exchange_order_id, fee_currency FROM engine_orders WHERE automation_id = $1 ORDER BY id',
+        [created.id],
+      );
+    const [bought, selling] = await rows();
+    assert.deepEqual([bought?.order_key, bought?.status, bought?.fee_currency], ['b', 'filled', 'BTC']);
+    assert.deepEqual([selling?.order_key, selling?.status], ['s', 'open']);
+    assert.match(selling?.exchange_order_id ?? '', /^P\d+$/);
+    const paperRows = async () => {
+      const [orders] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM paper_orders WHERE account_id = $1', [accountId]);
+      const [fills] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM paper_fills WHERE account_id = $1', [accountId]);
+      return [orders!.n, fills!.n];
+    };
+    assert.deepEqual(await paperRows(), [0, 1]);
+    await first.paper.stop();
+    await first.engine.stop();
+
+    // A new process finds the resting sell in the journal, and the market fills it once.
+    const second = await startProcess(db, undefined, true);
+    assert.deepEqual((await (await second.paper.exchange(accountId)).openOrders()).map((o) => o.id), [selling!.exchange_order_id]);
+    await move(second, '53000', 2);
+    await move(second, '53000', 3);
+    assert.equal((await second.engine.get(dipKind, created.id))!.state.phase, 'done');
+    assert.deepEqual((await rows()).map((row) => row.status), ['filled', 'filled']);
+    assert.deepEqual(await paperRows(), [0, 2]);
+    const balances = await db.query<{ currency: string; free: string; locked: string }>(
+      'SELECT currency, free::text, locked::text FROM paper_balances WHERE account_id = $1 ORDER BY currency',
+      [accountId],
+    );
+    assert.deepEqual(
+      balances.map((b) => [b.currency, b.locked]),
+      [['BTC', '0'], ['USDT', '0']],
+    );
+    await second.paper.stop();
+    await second.engine.stop();
   });
 
   it('after a crash, delivers the fills that happened while it was down', async () => {

@@ -25,7 +25,7 @@ import { StorageUnavailableError } from '../shared/errors.ts';
 import { AccountOwnedElsewhereError, LeaseLostError } from './lease-store.ts';
 import { BatchStore, STORE_RETRY_DELAYS_MS, StorageLostError } from './batch-store.ts';
 import { BatchWriter, type PendingCommand } from './batch-writer.ts';
-import { type AutomationFilter, type CommittedBatch, type EngineStore, QUARANTINED, type QuarantineRecord, type RecordWriter, type StoredAutomation } from './engine-store.ts';
+import { type AutomationFilter, type BatchCompanion, type CommittedBatch, type EngineStore, QUARANTINED, type QuarantineRecord, type RecordWriter, type StoredAutomation } from './engine-store.ts';
 import { MarketSources } from './market-sources.ts';
 import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
 import { OrderJournal } from './order-journal.ts';
@@ -46,6 +46,11 @@ export interface EnginePorts {
   exchangeFor(accountId: number): Promise<Exchange>;
   /** Runs a group of order placements as one unit (the paper exchange stores them together). */
   batchOrders?: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * Set when the paper exchange's changes are stored in the engine's batch transactions (one
+   * process per database): taken with each batch's inputs, written with the batch.
+   */
+  companion?: BatchCompanion;
   clock: () => Date;
   logger: EngineLogger;
   kinds: readonly AnyAutomationKind[];
@@ -98,6 +103,8 @@ export class Engine {
   private inbox: InboxItem[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private drainScheduled = false;
+  /** The companion asked for its changes to be stored (`storeCompanion`). */
+  private companionWaiting = false;
   /** Work queued or running (`run`): while there is any, ticks wait their turn in the inbox. */
   private inFlight = 0;
   private timerCheck: NodeJS.Timeout | undefined;
@@ -353,12 +360,24 @@ export class Engine {
     }
   }
 
+  /**
+   * Stores what the companion changed that no batch took yet (an order placed from outside the
+   * engine, an account opened), in a batch with whatever else is queued.
+   */
+  storeCompanion(): Promise<void> {
+    this.companionWaiting = true;
+    return this.run(() => this.drain());
+  }
+
   private async drain(): Promise<void> {
     this.drainScheduled = false;
-    while (this.inbox.length > 0) {
+    while (this.inbox.length > 0 || this.companionWaiting) {
+      if (this.writer.needsIds()) await this.writer.reserveIds();
+      // The inputs and the companion's changes are taken at one moment, with nothing awaited
+      // between: what the paper exchange stores then agrees with the fills the batch handles.
       const items = this.inbox;
       this.inbox = [];
-      if (this.writer.needsIds()) await this.writer.reserveIds();
+      this.takeCompanion();
       const batch: PendingCommand[] = [];
       const at = this.batchClock(items);
       let ticked = false;
@@ -371,6 +390,12 @@ export class Engine {
       if (batch.length > 0 || this.writer.hasChanges()) await this.commit(batch, at);
       if (ticked && this.executor.hasUnconfirmed()) await this.executor.retryUnconfirmed(at);
     }
+  }
+
+  private takeCompanion(): void {
+    this.companionWaiting = false;
+    const write = this.ports.companion?.take();
+    if (write) this.writer.noteCompanion(write);
   }
 
   private handle(item: InboxItem, batch: PendingCommand[], at: Date): void {

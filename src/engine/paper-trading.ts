@@ -1,12 +1,15 @@
 /**
  * Runs the paper exchange: market events from the price feed go through the venue, and every
  * change they cause is stored before the next batch is taken, so a restart loses nothing. Orders
- * placed or cancelled through an account's exchange are stored before the call returns.
+ * placed or cancelled through an account's exchange are stored before the call returns. With one
+ * process per database the engine stores the changes, in its batches (`storeThrough`).
  */
 import type { MarketTick } from '../domain/market/market-tick.ts';
 import type { Balance, Exchange, ExchangeOrder, Market, OrderRequest, OrderUpdate, Ticker } from '../exchanges/exchange.ts';
 import type { PaperChanges, PaperFees, PaperStateStore, PaperWrite, StoredPaperAccount } from '../exchanges/paper-state.ts';
 import type { PriceFeed } from '../market-data/price-feed.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { BatchCompanion } from './engine-store.ts';
 
 /** What this runtime needs of the paper venue. */
 export interface PaperVenuePort {
@@ -18,6 +21,7 @@ export interface PaperVenuePort {
   continueSequenceAfter(sequence: number): void;
   applyTick(tick: MarketTick): OrderUpdate[];
   drainChanges(): PaperChanges;
+  hasChanges(): boolean;
   dropAccount(accountId: number): void;
   onTicker(listener: (ticker: Ticker) => void): () => void;
   useSequenceBlock(from: number, to: number): void;
@@ -30,6 +34,12 @@ export interface PaperVenuePort {
  */
 export interface PaperOwnership {
   owns(accountId: number): boolean;
+}
+
+/** The engine, storing this runtime's changes in its batches (`storeThrough`). */
+export interface PaperChangesHost {
+  /** Stores what the venue changed that no batch took yet; resolves once it is stored. */
+  storeCompanion(): Promise<void>;
 }
 
 /** A new block of order ids is reserved when fewer than this are left. */
@@ -46,6 +56,12 @@ export class PaperTrading {
   private batching = false;
   /** Work queued or running: while there is any, new ticks wait their turn. */
   private inFlight = 0;
+  /** Set by `storeThrough`: the engine stores the venue's changes. */
+  private host: PaperChangesHost | undefined;
+  /** Marks the engine's own placements (`batch`), which its next batch stores. */
+  private readonly engineBatch = new AsyncLocalStorage<true>();
+  /** Open orders whose record is the engine's journal row: placed by the engine through `storeThrough`. */
+  private readonly journaled = new Set<string>();
 
   constructor(
     private readonly venue: PaperVenuePort,
@@ -53,6 +69,30 @@ export class PaperTrading {
     private readonly feed: PriceFeed,
     private readonly ownership?: PaperOwnership,
   ) {}
+
+  /**
+   * From now on the engine stores the venue's changes in its batch transactions (one process per
+   * database): a fill is then stored with the journal row of its order, which is the order's only
+   * record, and with what the automation did about it. Returns the companion the engine takes the
+   * changes through; `host` stores those no batch took (an order placed from outside the engine).
+   */
+  storeThrough(host: PaperChangesHost): BatchCompanion {
+    const writeIn = this.store.writeIn?.bind(this.store);
+    if (!writeIn) throw new Error('This paper store cannot write in the engine’s transactions');
+    this.host = host;
+    return {
+      take: () => {
+        if (!this.venue.hasChanges()) return undefined;
+        const changes = this.venue.drainChanges();
+        for (const change of changes.orders) {
+          if (!this.journaled.has(change.order.id)) continue;
+          change.journaled = true;
+          if (change.order.status !== 'open') this.journaled.delete(change.order.id);
+        }
+        return (tx) => writeIn(tx, changes);
+      },
+    };
+  }
 
   /** Nothing queued or running: whatever was applied is stored. */
   get idle(): boolean {
@@ -86,6 +126,9 @@ export class PaperTrading {
     }
     const state = await this.store.load();
     this.venue.continueSequenceAfter(state.lastSequence);
+    // The orders whose record is the engine's journal are not among the stored paper orders, so
+    // their highest id is not known here: ids come in blocks never handed out before.
+    if (this.host) await this.reserveIds();
     for (const account of state.accounts) {
       if (this.exchanges.has(account.accountId)) continue;
       this.restore(account);
@@ -93,6 +136,7 @@ export class PaperTrading {
   }
 
   private restore(account: StoredPaperAccount): Exchange {
+    for (const id of account.journaled ?? []) this.journaled.add(id);
     const restored = this.venue.restoreAccount(account.accountId, account.balances, account.openOrders, account.fees);
     return this.track(account.accountId, restored);
   }
@@ -155,7 +199,12 @@ export class PaperTrading {
   }
 
   /** Creates the paper side of a new account with its starting balances. */
-  openAccount(accountId: number, balances: readonly Balance[]): Promise<Exchange> {
+  async openAccount(accountId: number, balances: readonly Balance[]): Promise<Exchange> {
+    if (this.host) {
+      const exchange = await this.serialized(async () => this.track(accountId, this.venue.openAccount(accountId, balances)));
+      await this.host.storeCompanion();
+      return exchange;
+    }
     return this.serialized(async () => {
       const exchange = this.track(accountId, this.venue.openAccount(accountId, balances));
       await this.save(this.venue.drainChanges(), 'free');
@@ -194,6 +243,7 @@ export class PaperTrading {
 
   /** Applies a batch of market events and stores what they changed; resolves with the fills. */
   applyTicks(ticks: MarketTick[]): Promise<OrderUpdate[]> {
+    if (this.host) return this.applyTicksThroughEngine(ticks);
     if (this.inFlight === 0) {
       // Nothing queued: the venue takes the ticks now, and storage is visited only for changes
       // (most ticks fill nothing).
@@ -217,8 +267,20 @@ export class PaperTrading {
     });
   }
 
+  /**
+   * The engine stores what the ticks changed together with what it makes of the fills (the
+   * fills reach it as the venue makes them).
+   */
+  private async applyTicksThroughEngine(ticks: MarketTick[]): Promise<OrderUpdate[]> {
+    const updates = ticks.flatMap((tick) => this.venue.applyTick(tick));
+    if (this.venue.hasChanges()) await this.host!.storeCompanion();
+    return updates;
+  }
+
   /** Runs several placements and cancellations, storing what they changed once at the end. */
   batch<T>(work: () => Promise<T>): Promise<T> {
+    // The engine's next batch stores them, with the answers it journals.
+    if (this.host) return this.engineBatch.run(true, work);
     if (this.batching) return work();
     return this.serialized(async () => {
       this.batching = true;
@@ -256,8 +318,20 @@ export class PaperTrading {
       if (!now) throw new Error(`Paper account ${accountId} is not stored`);
       return now;
     };
-    const store = async <T>(action: (exchange: Exchange) => Promise<T>) => {
+    const store = async <T>(action: (exchange: Exchange) => Promise<T>, placing = false) => {
       const exchange = await current();
+      if (this.host) {
+        if (this.engineBatch.getStore()) {
+          const result = await action(exchange);
+          if (placing) this.journaled.add((result as ExchangeOrder).id);
+          return result;
+        }
+        try {
+          return await action(exchange);
+        } finally {
+          await this.host.storeCompanion();
+        }
+      }
       if (this.batching) return action(exchange);
       return this.serialized(async () => {
         try {
@@ -284,7 +358,7 @@ export class PaperTrading {
         return () => void listeners.delete(listener);
       },
       onTicker: (listener) => this.venue.onTicker(listener),
-      placeOrder: (request: OrderRequest) => store((exchange) => exchange.placeOrder(request)),
+      placeOrder: (request: OrderRequest) => store((exchange) => exchange.placeOrder(request), true),
       cancelOrder: (pair, clientOrderId) => store((exchange) => exchange.cancelOrder(pair, clientOrderId)),
     };
   }

@@ -3,12 +3,17 @@
  * market events or orders, and everything needed to resume after a restart.
  */
 import type { Decimal } from '../shared/decimal.ts';
+import type { Sql } from '../store/database.ts';
 import type { Balance, ExchangeOrder, Fill } from './exchange.ts';
 
 export interface PaperChanges {
   /** Every balance of each account whose balances moved. */
   balances: Array<{ accountId: number; balances: Balance[] }>;
-  orders: Array<{ accountId: number; order: ExchangeOrder }>;
+  /**
+   * `journaled`: an order of the engine's journal, whose journal row is its only record (the
+   * changes are then written in the engine's batch, with that row).
+   */
+  orders: Array<{ accountId: number; order: ExchangeOrder; journaled?: boolean }>;
   fills: Array<{ accountId: number; fill: Fill }>;
 }
 
@@ -21,6 +26,8 @@ export interface StoredPaperAccount {
   accountId: number;
   balances: Balance[];
   openOrders: ExchangeOrder[];
+  /** The ids of the open orders whose record is the engine's journal row (`PaperChanges`). */
+  journaled?: string[];
   /** Undefined when the account pays the default fees. */
   fees?: PaperFees;
 }
@@ -47,5 +54,7 @@ export interface PaperStateStore {
   /** Reserves a block of order ids no other venue on the database uses. */
   reserveIds?(): Promise<{ from: number; to: number }>;
   saveFees(accountId: number, fees: PaperFees): Promise<void>;
+  /** Writes changes inside another transaction (the engine's batch), without the lease check. */
+  writeIn?(tx: Sql, changes: PaperChanges): Promise<void>;
   findOrder(accountId: number, clientOrderId: string): Promise<ExchangeOrder | undefined>;
 }

@@ -25,10 +25,24 @@ interface OrderRow {
   status: ExchangeOrder['status'];
   created_at: Date;
   updated_at: Date;
+  /** The order's record is the engine's journal row. */
+  journaled: boolean;
 }
 
 const ORDER_COLUMNS = `o.id, o.account_id, o.client_order_id, o.pair, o.side, o.type, o.price::text, o.amount::text,
-  o.filled::text, o.filled_total::text, o.fee::text, o.fee_currency, o.status, o.created_at, o.updated_at`;
+  o.filled::text, o.filled_total::text, o.fee::text, o.fee_currency, o.status, o.created_at, o.updated_at, false AS journaled`;
+
+/**
+ * The paper orders whose only record is the engine's journal row (placed while the engine stored
+ * the paper exchange's changes; a paper order's id is P<sequence>), in the shape of a paper order
+ * row. Orders the paper exchange stored itself are its own rows.
+ */
+const JOURNALED_ORDERS = `SELECT o.exchange_order_id AS id, o.account_id, o.client_order_id, o.pair, o.side,
+    o.order_type AS type, o.price::text, o.amount::text, o.filled::text, o.filled_total::text, o.fee::text, o.fee_currency,
+    o.status, o.created_at, o.updated_at, true AS journaled
+  FROM engine_orders o JOIN accounts a ON a.id = o.account_id AND a.market_code = 'paper_trading'
+  WHERE o.exchange_order_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM paper_orders p WHERE p.account_id = o.account_id AND p.client_order_id = o.client_order_id)`;
 
 /**
  * The lease check of paper writes when several engines share the database (leases.repository.ts):
@@ -78,17 +92,24 @@ export class SqlPaperRepository implements PaperStateStore {
       [accountId],
     );
     const orders = await this.db.query<OrderRow>(
-      `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = $1 AND o.status = 'open' ORDER BY o.sequence`,
+      `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = $1 AND o.status = 'open'
+       UNION ALL ${JOURNALED_ORDERS} AND o.live AND o.status = 'open' AND o.account_id = $1`,
       [accountId],
     );
+    orders.sort(bySequence);
     const [fees] = await this.db.query<{ maker: string; taker: string }>('SELECT maker::text, taker::text FROM paper_fees WHERE account_id = $1', [accountId]);
     if (balances.length === 0 && orders.length === 0) return undefined;
     return {
       accountId,
       balances: balances.map((b) => ({ currency: b.currency, free: dec(b.free), locked: dec(b.locked) })),
       openOrders: orders.map(toOrder),
+      journaled: orders.filter((row) => row.journaled).map((row) => row.id),
       ...(fees ? { fees: { maker: dec(fees.maker), taker: dec(fees.taker) } } : {}),
     };
+  }
+
+  async writeIn(tx: Sql, changes: PaperChanges): Promise<void> {
+    await this.write(tx, changes);
   }
 
   private async write(tx: Sql, changes: PaperChanges): Promise<void> {
@@ -111,8 +132,9 @@ export class SqlPaperRepository implements PaperStateStore {
           columns(rows, 2),
         );
       }
-      if (changes.orders.length > 0) {
-        const rows = changes.orders.map(({ accountId, order }) => [
+      const orders = changes.orders.filter((change) => !change.journaled);
+      if (orders.length > 0) {
+        const rows = orders.map(({ accountId, order }) => [
           order.id, Number(order.id.slice(1)), accountId, order.clientOrderId, order.pair, order.side, order.type,
           order.price?.toFixed() ?? null, order.amount.toFixed(), order.filled.toFixed(), order.filledTotal.toFixed(),
           order.fee.toFixed(), order.feeCurrency, order.status, order.createdAt.toISOString(), order.updatedAt.toISOString(),
@@ -159,7 +181,8 @@ export class SqlPaperRepository implements PaperStateStore {
 
   async findOrder(accountId: number, clientOrderId: string): Promise<ExchangeOrder | undefined> {
     const [row] = await this.db.query<OrderRow>(
-      `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = $1 AND o.client_order_id = $2`,
+      `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = $1 AND o.client_order_id = $2
+       UNION ALL ${JOURNALED_ORDERS} AND o.account_id = $1 AND o.client_order_id = $2`,
       [accountId, clientOrderId],
     );
     return row && toOrder(row);
@@ -172,22 +195,27 @@ export class SqlPaperRepository implements PaperStateStore {
     );
     const orderRows = await this.db.query<OrderRow>(
       `SELECT ${ORDER_COLUMNS} FROM paper_orders o JOIN accounts a ON a.id = o.account_id
-       WHERE o.status = 'open' AND a.deleted_at IS NULL ORDER BY o.sequence`,
+       WHERE o.status = 'open' AND a.deleted_at IS NULL
+       UNION ALL ${JOURNALED_ORDERS} AND o.live AND o.status = 'open' AND a.deleted_at IS NULL`,
     );
+    orderRows.sort(bySequence);
     const feeRows = await this.db.query<{ account_id: number; maker: string; taker: string }>(
       'SELECT account_id, maker::text, taker::text FROM paper_fees',
     );
     const [sequence] = await this.db.query<{ last: number | null }>('SELECT max(sequence) AS last FROM paper_orders');
-    const accounts = new Map<number, { balances: Balance[]; openOrders: ExchangeOrder[]; fees?: PaperFees }>();
+    const accounts = new Map<number, { balances: Balance[]; openOrders: ExchangeOrder[]; journaled: string[]; fees?: PaperFees }>();
     const entry = (accountId: number) => {
       let found = accounts.get(accountId);
-      if (!found) accounts.set(accountId, (found = { balances: [], openOrders: [] }));
+      if (!found) accounts.set(accountId, (found = { balances: [], openOrders: [], journaled: [] }));
       return found;
     };
     for (const row of balanceRows) {
       entry(row.account_id).balances.push({ currency: row.currency, free: dec(row.free), locked: dec(row.locked) });
     }
-    for (const row of orderRows) entry(row.account_id).openOrders.push(toOrder(row));
+    for (const row of orderRows) {
+      entry(row.account_id).openOrders.push(toOrder(row));
+      if (row.journaled) entry(row.account_id).journaled.push(row.id);
+    }
     for (const row of feeRows) {
       if (accounts.has(row.account_id)) entry(row.account_id).fees = { maker: dec(row.maker), taker: dec(row.taker) };
     }
@@ -198,6 +226,9 @@ export class SqlPaperRepository implements PaperStateStore {
   }
 }
 
+
+/** Paper orders in the order they were placed: their ids are P<sequence>. */
+const bySequence = (a: OrderRow, b: OrderRow) => Number(a.id.slice(1)) - Number(b.id.slice(1));
 
 function toOrder(row: OrderRow): ExchangeOrder {
   return {

@@ -115,8 +115,14 @@ describe('a server killed with SIGKILL while bots trade', { concurrency: 1, time
         'SELECT automation_id, client_order_id, status, filled::text FROM engine_orders WHERE account_id = $1',
         [accountId],
       );
+      // The paper exchange's records: its own rows, and the journal rows of the orders the engine
+      // placed while it stored the paper exchange's changes (their only record).
       const exchange = await db.query<{ client_order_id: string; status: string; filled: string }>(
-        'SELECT client_order_id, status, filled::text FROM paper_orders WHERE account_id = $1',
+        `SELECT client_order_id, status, filled::text FROM paper_orders WHERE account_id = $1
+         UNION ALL
+         SELECT o.client_order_id, o.status, o.filled::text FROM engine_orders o
+         WHERE o.account_id = $1 AND o.exchange_order_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM paper_orders p WHERE p.account_id = o.account_id AND p.client_order_id = o.client_order_id)`,
         [accountId],
       );
       const onExchange = new Map(exchange.map((order) => [order.client_order_id, order]));

@@ -131,6 +131,8 @@ async function emptied(db: Database): Promise<boolean> {
         EXECUTE format('ALTER SEQUENCE %I RESTART', s.sequencename);
       END LOOP;
     END $$`);
+    // The one row a migration seeds (0063).
+    await db.exec('INSERT INTO paper_order_ids VALUES (1)');
     return true;
   } catch {
     return false;

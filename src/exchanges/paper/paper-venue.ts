@@ -137,6 +137,10 @@ export class PaperVenue {
     if (fill) this.newFills.push({ accountId: account.accountId, fill });
   }
 
+  hasChanges(): boolean {
+    return this.changedAccounts.size > 0 || this.changedOrders.size > 0 || this.newFills.length > 0;
+  }
+
   drainChanges(): PaperChanges {
     // Most ticks change nothing: no new collections for them.
     if (this.changedAccounts.size === 0 && this.changedOrders.size === 0 && this.newFills.length === 0) return { balances: [], orders: [], fills: [] };
