@@ -6,11 +6,13 @@
  *
  * Ticks come in real time as the live feed delivers them, 5 a second on each of the four pairs
  * (real Binance BTCUSDT trades, each pair on its own quarter of the file as smart-trades replays
- * them, taken evenly over the quarter, their moves amplified), for BENCH_DURATION seconds. As in the server, a tick is applied to the paper
- * exchange and the engine handles what it caused before the next is taken; a tick that comes
- * while the one before is still being handled waits, and its wait counts. Every order placed
- * while a tick is handled is timed from that tick's arrival to the paper exchange's answer (the
- * order stored); each tick is also timed until everything it caused is done.
+ * them, taken evenly over the quarter, their moves amplified), for BENCH_DURATION seconds. As in
+ * the server, ticks are applied to the paper exchange and the engine handles what they caused
+ * before the next are taken; the ticks that come meanwhile wait, and are handed over together
+ * (group commit: one batch, one transaction, each tick still seen in its order). Every order
+ * placed is timed from the arrival of the first tick of its group to the paper exchange's answer
+ * (stored with the engine's next batch, before the next ticks are taken); each tick is also timed
+ * until everything it caused is stored.
  *
  * Then a burst: one tick on each pair at once, 2 % below the last price, which crosses a line of
  * every grid bot; printed is how long until every order it caused was placed.
@@ -99,7 +101,7 @@ async function run(settings: BenchSettings): Promise<BenchOutcome> {
   const tickLatencies: number[] = [];
   let waited = 0;
   let ordersPlaced = 0;
-  // As the feed hands them over: dated when they arrive, and handled to the end one at a time.
+  // As the feed hands them over: dated when they are handed over, and handled to the end.
   const handle = async (ticks: MarketTick[], arrivedAt: number) => {
     handling = { arrivedAt, orders: 0 };
     await world.paper.applyTicks(ticks.map((tick) => ({ ...tick, at: new Date() })));
@@ -111,13 +113,20 @@ async function run(settings: BenchSettings): Promise<BenchOutcome> {
 
   const paced = ticks.slice(PAPER_MARKETS.length);
   const start = performance.now() + 100;
-  for (const { tick, offsetMs } of paced) {
-    const arrivesAt = start + offsetMs;
-    const early = arrivesAt - performance.now();
+  const arrival = (index: number) => start + paced[index]!.offsetMs;
+  for (let next = 0; next < paced.length; ) {
+    const early = arrival(next) - performance.now();
     if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
     else waited += 1;
-    ordersPlaced += await handle([tick], arrivesAt);
-    tickLatencies.push(performance.now() - arrivesAt);
+    // Group commit: the ticks that came while the ones before were handled go together, in the
+    // order they came (the venue and the engine still see each of them).
+    const now = performance.now();
+    let end = next + 1;
+    while (end < paced.length && arrival(end) <= now) end += 1;
+    waited += end - next - 1;
+    ordersPlaced += await handle(paced.slice(next, end).map(({ tick }) => tick), arrival(next));
+    for (let index = next; index < end; index += 1) tickLatencies.push(performance.now() - arrival(index));
+    next = end;
   }
   const pacedOrders = [...orderLatencies];
   console.log(
