@@ -179,10 +179,14 @@ export class SqlPaperRepository implements PaperStateStore {
     );
   }
 
+  /**
+   * An order by client id. Of the engine's orders only those still open are looked up (through the
+   * live-order index): an ended one is its journal row, which the engine reads itself.
+   */
   async findOrder(accountId: number, clientOrderId: string): Promise<ExchangeOrder | undefined> {
     const [row] = await this.db.query<OrderRow>(
       `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = $1 AND o.client_order_id = $2
-       UNION ALL ${JOURNALED_ORDERS} AND o.account_id = $1 AND o.client_order_id = $2`,
+       UNION ALL ${JOURNALED_ORDERS} AND o.live AND o.account_id = $1 AND o.client_order_id = $2`,
       [accountId, clientOrderId],
     );
     return row && toOrder(row);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { postTicks } from '../support/api.ts';
 import type { Credentials } from '../support/signing.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -19,6 +19,9 @@ describe('dashboard in chromium', { skip: missing }, () => {
   let browser: Browser;
   let admin: Credentials;
   const pages: WatchedPage[] = [];
+  /** A form names its account once the accounts are loaded; sent before, it would be refused. */
+  const accountChosen = async (page: Page) =>
+    page.waitForFunction((select) => (select as unknown as { value: string }).value !== '', await page.locator('#account_id').elementHandle());
   const open = async (viewport?: { width: number; height: number }) => {
     const watched = await watchedPage(browser, t.baseUrl, viewport);
     pages.push(watched);
@@ -141,6 +144,7 @@ describe('dashboard in chromium', { skip: missing }, () => {
     await page.getByRole('combobox', { name: 'Refresh' }).selectOption('2000');
 
     await page.getByRole('link', { name: 'New DCA bot' }).first().click();
+    await accountChosen(page);
     await page.getByLabel('Take profit %').fill('2');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL(/#\/dca-bots\/\d+$/);
@@ -157,6 +161,7 @@ describe('dashboard in chromium', { skip: missing }, () => {
     await watched.screenshot('dca-bot');
 
     await page.getByRole('link', { name: 'New SmartTrade' }).first().click();
+    await accountChosen(page);
     await page.getByLabel('Units (BTC)').fill('0');
     await page.getByLabel('Take profit at (USDT)').fill('62000');
     await page.getByLabel('Stop loss at (USDT)').fill('58000');
