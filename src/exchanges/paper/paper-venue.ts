@@ -143,7 +143,7 @@ export class PaperVenue {
 
   drainChanges(): PaperChanges {
     // Most ticks change nothing: no new collections for them.
-    if (this.changedAccounts.size === 0 && this.changedOrders.size === 0 && this.newFills.length === 0) return { balances: [], orders: [], fills: [] };
+    if (!this.hasChanges()) return { balances: [], orders: [], fills: [] };
     const changes: PaperChanges = {
       balances: [...this.changedAccounts]
         .filter((account) => account.ledger.takeMoved())
