@@ -1,6 +1,6 @@
 /**
  * Kills the real server with SIGKILL while grid bots trade, starts it again on the same data
- * directory and trades on. Afterwards the stored state must tell one consistent story: every bot
+ * directory and trades on; kills it again while it stores a batch of many fills, and trades on. Afterwards the stored state must tell one consistent story: every bot
  * still runs, every order on the exchange is one the engine journaled (once), the journal's fill
  * totals equal the exchange's, and each balance equals the starting balance plus its fills.
  */
@@ -39,6 +39,8 @@ describe('a server killed with SIGKILL while bots trade', { concurrency: 1, time
     TRADELOOP_MASTER_KEY: randomBytes(32).toString('hex'),
   };
   const path_ = pricePath(240);
+  /** Where the second kill lands, during a burst: after the first kill and its replay. */
+  const BURST_AT = 200;
   let server: RunningServer;
   let admin: ProcessClient;
   let trader: ProcessKey;
@@ -80,7 +82,7 @@ describe('a server killed with SIGKILL while bots trade', { concurrency: 1, time
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('resumes every bot and keeps orders, fills and balances consistent', async () => {
+  it('resumes every bot and keeps orders, fills and balances consistent', async (context) => {
     // Trade until the kill lands in the middle of a batch of ticks.
     let sent = 0;
     const killAt = 60 + Math.floor(Math.random() * 60);
@@ -98,11 +100,31 @@ describe('a server killed with SIGKILL while bots trade', { concurrency: 1, time
     await server.stop('SIGKILL');
 
     server = await processes.serve(env);
+    connect(server);
+    const trade = async (from: number, to: number) => {
+      for (let index = from; index < to; index += 1) {
+        const response = await tick([path_[index]!]);
+        assert.equal(response.status, 200, JSON.stringify(response.body));
+      }
+    };
+    await trade(sent, BURST_AT);
+    // A second kill while a large batch is stored: one tick crosses many lines of every bot at
+    // once, and their fills, the counter-orders' journal rows and the paper changes are one
+    // transaction. The request takes some tens of milliseconds here: the kill lands before,
+    // during or after its batch is stored, and the diagnostic says whether it was answered.
+    let answered = false;
+    const burst = tick([{ pair: 'USDT_BTC', price: '54500' }, { pair: 'USDT_ETH', price: '2820' }]).then(
+      (response) => void (answered = response.status === 200),
+      () => undefined,
+    );
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 50));
+    await server.stop('SIGKILL');
+    await burst;
+    context.diagnostic(`the burst was ${answered ? 'answered before' : 'cut by'} the kill`);
+
+    server = await processes.serve(env);
     const client = connect(server);
-    for (let index = sent; index < path_.length; index += 1) {
-      const response = await tick([path_[index]!]);
-      assert.equal(response.status, 200, JSON.stringify(response.body));
-    }
+    await trade(BURST_AT, path_.length);
     const listed = await client.call('GET', '/ver1/grid_bots?limit=100');
     assert.equal(listed.status, 200);
     assert.deepEqual(listed.body.map((bot: { id: number }) => bot.id).sort(), [...botIds].sort());
