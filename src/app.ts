@@ -218,8 +218,10 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
           },
         }
       : undefined;
-    // One process per database: the paper exchange's changes are stored in the engine's batches,
-    // so a paper order the engine placed has one record, its journal row (docs/architecture.md).
+    // The embedded store has one process: the paper exchange's changes are stored in the engine's
+    // batches, so a paper order the engine placed has one record, its journal row
+    // (docs/architecture.md). On PostgreSQL paper writes are fenced by leases in their own
+    // transactions.
     const companion = leasing ? undefined : paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
     const engine: Engine = new Engine({
       store: new SqlEngineRepository(db, leasing?.guard),
