@@ -238,6 +238,18 @@ describe(Engine.name, () => {
     await second.engine.stop();
   });
 
+  it('with the paper exchange stored in its batches, runs an automation on a paper account that holds nothing yet', async () => {
+    const process = await startProcess(db, undefined, true);
+    const [account] = await db.query<{ id: number }>(
+      "INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'empty', 'paper_trading') RETURNING id",
+      [userId],
+    );
+    const created = await start(process, account!.id);
+    assert.equal((await process.engine.get(dipKind, created.id))!.state.phase, 'watching');
+    await process.paper.stop();
+    await process.engine.stop();
+  });
+
   it('after a crash, delivers the fills that happened while it was down', async () => {
     const first = await startProcess(db);
     const accountId = await newAccount(first);

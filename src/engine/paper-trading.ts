@@ -238,7 +238,12 @@ export class PaperTrading {
     const known = this.exchanges.get(accountId);
     if (known) return known;
     await this.serialized(() => this.load());
-    return this.exchanges.get(accountId) ?? this.openAccount(accountId, []);
+    const loaded = this.exchanges.get(accountId);
+    if (loaded) return loaded;
+    // When the engine stores the venue's changes, an empty account has nothing to store, and this
+    // may be the engine's own call: waiting for it to store would wait for itself.
+    if (this.host) return this.serialized(async () => this.track(accountId, this.venue.openAccount(accountId, [])));
+    return this.openAccount(accountId, []);
   }
 
   /** Applies a batch of market events and stores what they changed; resolves with the fills. */
