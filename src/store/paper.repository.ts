@@ -71,7 +71,7 @@ export class SqlPaperRepository implements PaperStateStore {
           changes = { balances: changes.balances.filter(kept), orders: changes.orders.filter(kept), fills: changes.fills.filter(kept) };
         }
       }
-      await this.write(tx, changes);
+      await this.writeIn(tx, changes);
       return refused;
     });
   }
@@ -109,65 +109,59 @@ export class SqlPaperRepository implements PaperStateStore {
   }
 
   async writeIn(tx: Sql, changes: PaperChanges): Promise<void> {
-    await this.write(tx, changes);
-  }
-
-  private async write(tx: Sql, changes: PaperChanges): Promise<void> {
-    {
-      if (changes.balances.length > 0) {
-        const rows = changes.balances.map(({ accountId, balances }) => [
-          accountId,
-          JSON.stringify(balances.map((b) => [b.currency, b.free.toFixed(), b.locked.toFixed()])),
-        ]);
-        // Updated where stored and inserted where not: an upsert would lock each row before
-        // updating it, a WAL record of its own.
-        await tx.query(
-          `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::text[]) AS c (account_id, balances)),
-           updated AS (
-             UPDATE paper_account_balances b SET balances = c.balances FROM c
-             WHERE b.account_id = c.account_id AND b.balances <> c.balances
-           )
-           INSERT INTO paper_account_balances (account_id, balances)
-           SELECT * FROM c WHERE NOT EXISTS (SELECT 1 FROM paper_account_balances b WHERE b.account_id = c.account_id)`,
-          columns(rows, 2),
-        );
-      }
-      const orders = changes.orders.filter((change) => !change.journaled);
-      if (orders.length > 0) {
-        const rows = orders.map(({ accountId, order }) => [
-          order.id, Number(order.id.slice(1)), accountId, order.clientOrderId, order.pair, order.side, order.type,
-          order.price?.toFixed() ?? null, order.amount.toFixed(), order.filled.toFixed(), order.filledTotal.toFixed(),
-          order.fee.toFixed(), order.feeCurrency, order.status, order.createdAt.toISOString(), order.updatedAt.toISOString(),
-        ] as const);
-        await tx.query(
-          `WITH c AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[],
-             $7::text[], $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[],
-             $13::text[], $14::text[], $15::timestamptz[], $16::timestamptz[])
-             AS c (id, sequence, account_id, client_order_id, pair, side, type, price, amount, filled, filled_total, fee,
-               fee_currency, status, created_at, updated_at)),
-           updated AS (
-             UPDATE paper_orders o SET filled = c.filled, filled_total = c.filled_total, fee = c.fee, status = c.status,
-               updated_at = c.updated_at
-             FROM c WHERE o.sequence = c.sequence RETURNING o.id
-           )
-           INSERT INTO paper_orders (id, sequence, account_id, client_order_id, pair, side, type, price, amount,
-             filled, filled_total, fee, fee_currency, status, created_at, updated_at)
-           SELECT * FROM c WHERE c.id NOT IN (SELECT id FROM updated)`,
-          columns(rows, 16),
-        );
-      }
-      if (changes.fills.length > 0) {
-        const rows = changes.fills.map(({ accountId, fill }) => [
-          fill.orderId, accountId, fill.pair, fill.side, fill.price.toFixed(), fill.amount.toFixed(),
-          fill.fee.toFixed(), fill.feeCurrency, fill.maker, fill.at.toISOString(),
-        ] as const);
-        await tx.query(
-          `INSERT INTO paper_fills (order_id, account_id, pair, side, price, amount, fee, fee_currency, maker, at)
-           SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::numeric[], $6::numeric[],
-             $7::numeric[], $8::text[], $9::boolean[], $10::timestamptz[])`,
-          columns(rows, 10),
-        );
-      }
+    if (changes.balances.length > 0) {
+      const rows = changes.balances.map(({ accountId, balances }) => [
+        accountId,
+        JSON.stringify(balances.map((b) => [b.currency, b.free.toFixed(), b.locked.toFixed()])),
+      ]);
+      // Updated where stored and inserted where not: an upsert would lock each row before
+      // updating it, a WAL record of its own.
+      await tx.query(
+        `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::text[]) AS c (account_id, balances)),
+         updated AS (
+           UPDATE paper_account_balances b SET balances = c.balances FROM c
+           WHERE b.account_id = c.account_id AND b.balances <> c.balances
+         )
+         INSERT INTO paper_account_balances (account_id, balances)
+         SELECT * FROM c WHERE NOT EXISTS (SELECT 1 FROM paper_account_balances b WHERE b.account_id = c.account_id)`,
+        columns(rows, 2),
+      );
+    }
+    const orders = changes.orders.filter((change) => !change.journaled);
+    if (orders.length > 0) {
+      const rows = orders.map(({ accountId, order }) => [
+        order.id, Number(order.id.slice(1)), accountId, order.clientOrderId, order.pair, order.side, order.type,
+        order.price?.toFixed() ?? null, order.amount.toFixed(), order.filled.toFixed(), order.filledTotal.toFixed(),
+        order.fee.toFixed(), order.feeCurrency, order.status, order.createdAt.toISOString(), order.updatedAt.toISOString(),
+      ] as const);
+      await tx.query(
+        `WITH c AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[],
+           $7::text[], $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[],
+           $13::text[], $14::text[], $15::timestamptz[], $16::timestamptz[])
+           AS c (id, sequence, account_id, client_order_id, pair, side, type, price, amount, filled, filled_total, fee,
+             fee_currency, status, created_at, updated_at)),
+         updated AS (
+           UPDATE paper_orders o SET filled = c.filled, filled_total = c.filled_total, fee = c.fee, status = c.status,
+             updated_at = c.updated_at
+           FROM c WHERE o.sequence = c.sequence RETURNING o.id
+         )
+         INSERT INTO paper_orders (id, sequence, account_id, client_order_id, pair, side, type, price, amount,
+           filled, filled_total, fee, fee_currency, status, created_at, updated_at)
+         SELECT * FROM c WHERE c.id NOT IN (SELECT id FROM updated)`,
+        columns(rows, 16),
+      );
+    }
+    if (changes.fills.length > 0) {
+      const rows = changes.fills.map(({ accountId, fill }) => [
+        fill.orderId, accountId, fill.pair, fill.side, fill.price.toFixed(), fill.amount.toFixed(),
+        fill.fee.toFixed(), fill.feeCurrency, fill.maker, fill.at.toISOString(),
+      ] as const);
+      await tx.query(
+        `INSERT INTO paper_fills (order_id, account_id, pair, side, price, amount, fee, fee_currency, maker, at)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::numeric[], $6::numeric[],
+           $7::numeric[], $8::text[], $9::boolean[], $10::timestamptz[])`,
+        columns(rows, 10),
+      );
     }
   }
 
