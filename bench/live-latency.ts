@@ -31,7 +31,7 @@ import { createDcaBots } from './dca-engine.ts';
 import { createBots as createGridBots } from './grid-engine.ts';
 import { createTrades, TRADES } from './smart-trades.ts';
 import type { Benchmark, BenchOutcome, BenchSettings } from './support/benchmark.ts';
-import { engineErrorFailures, openWorld, tradeBatches, type World } from './support/engine-replay.ts';
+import { engineErrorFailures, openWorld, startCpuProfile, tradeBatches, type World } from './support/engine-replay.ts';
 
 const TICKS_PER_SECOND_PER_PAIR = 5;
 /** The trade file holds this many trades for each pair's quarter. */
@@ -114,6 +114,7 @@ async function run(settings: BenchSettings): Promise<BenchOutcome> {
   const paced = ticks.slice(PAPER_MARKETS.length);
   const start = performance.now() + 100;
   const arrival = (index: number) => start + paced[index]!.offsetMs;
+  const profile = await startCpuProfile();
   for (let next = 0; next < paced.length; ) {
     const early = arrival(next) - performance.now();
     if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
@@ -128,6 +129,7 @@ async function run(settings: BenchSettings): Promise<BenchOutcome> {
     for (let index = next; index < end; index += 1) tickLatencies.push(performance.now() - arrival(index));
     next = end;
   }
+  await profile.stop();
   const pacedOrders = [...orderLatencies];
   console.log(
     `  ${paced.length} ticks over ${settings.durationSeconds} s (${PAPER_MARKETS.length} pairs × ${TICKS_PER_SECOND_PER_PAIR}/s), ` +

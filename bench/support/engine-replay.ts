@@ -9,6 +9,8 @@
  * `tradeBatches` does the same with the real Binance BTCUSDT trade file: one tick per trade, with
  * its volume, each pair following its own quarter of the file.
  */
+import fs from 'node:fs';
+import inspector from 'node:inspector/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
@@ -235,6 +237,29 @@ const cpuMsNow = () => {
   return (user + system) / 1000;
 };
 
+/**
+ * With BENCH_CPU_PROFILE set to a folder, the replay alone (not the setup, nor loading the code) is
+ * profiled into a .cpuprofile file there, for Chrome's DevTools or `node --cpu-prof`'s readers.
+ */
+export async function startCpuProfile(): Promise<{ stop(): Promise<void> }> {
+  const folder = process.env.BENCH_CPU_PROFILE?.trim();
+  if (!folder) return { stop: async () => {} };
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      fs.mkdirSync(folder, { recursive: true });
+      const file = path.join(folder, `replay-${Date.now()}.cpuprofile`);
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`  CPU profile of the replay: ${file}`);
+    },
+  };
+}
+
 /** Applies every batch after the first and waits for the engine each time, timing each batch. */
 export async function timedReplay(
   paper: PaperTrading,
@@ -247,6 +272,7 @@ export async function timedReplay(
   let fills = 0;
   let ticks = 0;
   let sampleCpuMs = 0;
+  const profile = await startCpuProfile();
   const cpuStarted = cpuMsNow();
   for (let index = 1; index < batches.length; index += 1) {
     const batch = batches[index]!;
@@ -263,6 +289,7 @@ export async function timedReplay(
     }
   }
   const cpuMs = cpuMsNow() - cpuStarted - sampleCpuMs;
+  await profile.stop();
   const ms = latencies.reduce((sum, latency) => sum + latency, 0);
   latencies.sort((a, b) => a - b);
   const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;

@@ -20,6 +20,13 @@ export interface AutomationKind<State, Action = never, Record = never> {
   /** The state stopped for good with the reason shown, for an automation whose changes storage refused. */
   quarantine?(state: State, reason: string): State;
   toJson(state: State): unknown;
+  /**
+   * Present when `toJson` maps a state part by part with this function (as the state codec does:
+   * decimals and dates to tagged values, undefined keys left out). The engine then finds what a
+   * step changed by comparing the states themselves, skipping the parts a step kept as they were,
+   * instead of encoding and comparing the whole JSON on every change.
+   */
+  partJson?(part: unknown): unknown;
   fromJson(json: unknown): State;
 }
 

@@ -175,7 +175,7 @@ export class BatchWriter {
       const state = automation.state;
       return { encode: () => ({ v: kind.toJson(state), timers }) };
     }
-    return this.snapshots.encode(automation.id, { v: kind.toJson(automation.state), timers });
+    return this.snapshots.encode(automation.id, automation.state, timers, kind);
   }
 
   /** Stores a batch of the engine's own (a quarantine), retrying while storage is unreachable. */

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { applyChanges, diffJson, packChanges, StateSnapshots } from './state-changes.ts';
+import { encodeState } from '../domain/smart-trade/state-codec.ts';
+import { dec } from '../shared/decimal.ts';
+import { applyChanges, diffJson, diffParts, packChanges, type StateChange, StateSnapshots } from './state-changes.ts';
 
 const gridLike = (lines: number, changed = -1) => ({
   v: {
@@ -12,7 +14,63 @@ const gridLike = (lines: number, changed = -1) => ({
   timers: [],
 });
 
+const jsonKind = { toJson: (state: unknown) => state };
+const partsKind = { toJson: encodeState, partJson: encodeState };
+const encodeWhole = (snapshots: StateSnapshots, state: { v: unknown; timers: unknown }) =>
+  snapshots.encode(1, state.v, state.timers, jsonKind);
+/** JSON as stored: what survives a round through text. */
+const stored = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
+
+/** States as steps hold them: decimals, dates, undefined keys, nested records and lists. */
+const { record: stateArbitrary } = fc.letrec((tie) => ({
+  leaf: fc.oneof(
+    fc.integer(),
+    fc.string({ maxLength: 4 }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.integer({ min: -1e6, max: 1e6 }).map((n) => dec(n).div(100)),
+    fc.integer({ min: 0, max: 2e12 }).map((ms) => new Date(ms)),
+  ),
+  state: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    tie('leaf'),
+    fc.array(tie('state'), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), tie('state'), { maxKeys: 4 }),
+  ),
+  record: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), tie('state'), { maxKeys: 4 }),
+}));
+
 describe('state changes', () => {
+  it('finds on the states themselves the changes between their JSON', () => {
+    fc.assert(
+      fc.property(stateArbitrary, stateArbitrary, fc.boolean(), (base, other, share) => {
+        // Steps copy only what they change: `next` keeps some of `base`'s parts as they were.
+        const next = share && isPlain(base) && isPlain(other) ? { ...base, ...other } : other;
+        const changes: StateChange[] = [];
+        diffParts(base, next, [], changes, encodeState);
+        const rebuilt = applyChanges(stored(encodeState(base)), stored(packChanges(changes)) as never);
+        assert.deepEqual(stored(rebuilt), stored(encodeState(next)));
+      }),
+    );
+  });
+
+  it('stores states kept as they are, as their snapshot and the changes since it', () => {
+    fc.assert(
+      fc.property(fc.array(stateArbitrary, { minLength: 1, maxLength: 6 }), (states) => {
+        const byParts = new StateSnapshots();
+        let snapshot: unknown;
+        for (const state of states) {
+          const written = byParts.encode(1, state, [], partsKind);
+          if ('state' in written) snapshot = stored(written.state);
+          const whole = stored({ v: encodeState(state), timers: [] });
+          const rebuilt = 'state' in written ? snapshot : applyChanges(snapshot, stored(written.changes) as never);
+          assert.deepEqual(stored(rebuilt), whole);
+        }
+      }),
+    );
+  });
+
   it('gives back the next state from the snapshot and the diff, for any two JSON values', () => {
     const json = fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown);
     fc.assert(
@@ -61,13 +119,17 @@ describe('state changes', () => {
 
   it('stores a first state whole, then its changes until they grow past a quarter of it', () => {
     const snapshots = new StateSnapshots();
-    assert.ok('state' in snapshots.encode(1, gridLike(100)));
-    assert.deepEqual(snapshots.encode(1, gridLike(100, 3)), { changes: { t: { v: { lines: { 3: { 3: [2] } } } } } });
+    assert.ok('state' in encodeWhole(snapshots, gridLike(100)));
+    assert.deepEqual(encodeWhole(snapshots, gridLike(100, 3)), { changes: { t: { v: { lines: { 3: { 3: [2] } } } } } });
     const rebuilt = gridLike(100);
     rebuilt.v.config = { pair: 'USDT_ETH', upperPrice: '4000', lowerPrice: '3000' };
     rebuilt.v.lines = rebuilt.v.lines.map((line) => line.map((value) => (typeof value === 'string' ? `${value}.5` : value)));
-    assert.ok('state' in snapshots.encode(1, rebuilt));
+    assert.ok('state' in encodeWhole(snapshots, rebuilt));
     snapshots.forget(1);
-    assert.ok('state' in snapshots.encode(1, rebuilt));
+    assert.ok('state' in encodeWhole(snapshots, rebuilt));
   });
 });
+
+function isPlain(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}

@@ -24,22 +24,35 @@ type PackedNode = { [key: string]: PackedNode } | [unknown?];
 const SNAPSHOT_FRACTION = 0.25;
 
 /** What differs between two JSON values, down to the leaves of objects and of same-length arrays. */
-export function diffJson(base: unknown, next: unknown, path: Array<string | number> = [], out: StateChange[] = []): StateChange[] {
-  if (Array.isArray(base) && Array.isArray(next) && base.length === next.length) {
-    for (let index = 0; index < next.length; index += 1) diffJson(base[index], next[index], [...path, index], out);
-  } else if (isObject(base) && isObject(next)) {
-    for (const key of Object.keys(next)) {
-      if (next[key] === undefined) continue;
-      if (own(base, key) === undefined) out.push([[...path, key], next[key]]);
-      else diffJson(base[key], next[key], [...path, key], out);
-    }
-    for (const key of Object.keys(base)) {
-      if (base[key] !== undefined && own(next, key) === undefined) out.push([[...path, key]]);
-    }
-  } else if (base !== next && JSON.stringify(base) !== JSON.stringify(next)) {
-    out.push([path, next]);
-  }
+export function diffJson(base: unknown, next: unknown): StateChange[] {
+  const out: StateChange[] = [];
+  diffInto(base, next, [], out);
   return out;
+}
+
+/** `path` is one stack for the whole walk, copied only into a change: most nodes differ in nothing. */
+function diffInto(base: unknown, next: unknown, path: Array<string | number>, out: StateChange[]): void {
+  if (base === next) return;
+  if (Array.isArray(base) && Array.isArray(next) && base.length === next.length) {
+    for (let index = 0; index < next.length; index += 1) {
+      path.push(index);
+      diffInto(base[index], next[index], path, out);
+      path.pop();
+    }
+  } else if (isObject(base) && isObject(next)) {
+    for (const key in next) {
+      if (!Object.hasOwn(next, key) || next[key] === undefined) continue;
+      path.push(key);
+      if (own(base, key) === undefined) out.push([[...path], next[key]]);
+      else diffInto(base[key], next[key], path, out);
+      path.pop();
+    }
+    for (const key in base) {
+      if (Object.hasOwn(base, key) && base[key] !== undefined && own(next, key) === undefined) out.push([[...path, key]]);
+    }
+  } else if (typeof base !== 'object' || typeof next !== 'object' || JSON.stringify(base) !== JSON.stringify(next)) {
+    out.push([[...path], next]);
+  }
 }
 
 export function packChanges(changes: readonly StateChange[]): PackedChanges {
@@ -101,33 +114,104 @@ function define(object: Record<string | number, unknown>, key: string | number, 
   Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
+/** What a kind stores of a state, as StateSnapshots needs it (see AutomationKind). */
+export interface StateEncoding {
+  toJson(state: unknown): unknown;
+  partJson?(part: unknown): unknown;
+}
+
+/** The snapshot last stored for an automation. */
+type Snapshot =
+  /** As its JSON text, parsed again for each diff. */
+  | { json: string }
+  /** As the state itself (a kind with `partJson`), with its timers' JSON and its text's length. */
+  | { state: unknown; timers: unknown; size: number };
+
 /**
  * Remembers the snapshot last stored for each automation, to store only the changes since it.
  * It knows only what it stored itself: after a restart, a refusal or a quarantine, the next state
  * of an automation is stored whole.
+ *
+ * A snapshot is kept as its JSON text (several times smaller than the parsed value, and every
+ * running automation keeps one), or, for kinds whose JSON maps the state part by part, as the
+ * state itself: steps never change a state they were given and copy only what they change, so
+ * that snapshot shares most of its parts with the running state and costs little memory, and the
+ * diff skips every part a step kept instead of encoding and parsing the whole state each time.
  */
 export class StateSnapshots {
-  /**
-   * Each snapshot as its JSON text, parsed again for each diff: the text is several times smaller
-   * than the parsed value, and every running automation keeps one (memory per automation), while
-   * parsing it costs little beside storing the batch it is diffed for.
-   */
-  private readonly stored = new Map<number, string>();
+  private readonly stored = new Map<number, Snapshot>();
 
   /** What to store for this state: the whole state (a new snapshot) or the changes since the last. */
-  encode(id: number, state: unknown): { state: unknown } | { changes: PackedChanges } {
+  /** `timers` is JSON made for this call (it is kept). */
+  encode(id: number, state: unknown, timers: unknown, kind: StateEncoding): { state: unknown } | { changes: PackedChanges } {
     const last = this.stored.get(id);
     if (last !== undefined) {
-      const changes = packChanges(diffJson(JSON.parse(last), state));
-      if (JSON.stringify(changes).length <= last.length * SNAPSHOT_FRACTION) return { changes };
+      let diff: StateChange[];
+      let size: number;
+      if ('json' in last) {
+        diff = diffJson(JSON.parse(last.json), { v: kind.toJson(state), timers });
+        size = last.json.length;
+      } else {
+        diff = [];
+        diffParts(last.state, state, ['v'], diff, kind.partJson!);
+        diffInto({ timers: last.timers }, { timers }, [], diff);
+        size = last.size;
+      }
+      const changes = packChanges(diff);
+      if (JSON.stringify(changes).length <= size * SNAPSHOT_FRACTION) return { changes };
     }
-    this.stored.set(id, JSON.stringify(state));
-    return { state };
+    const whole = { v: kind.toJson(state), timers };
+    const json = JSON.stringify(whole);
+    this.stored.set(id, kind.partJson ? { state, timers, size: json.length } : { json });
+    return { state: whole };
   }
 
   forget(id: number): void {
     this.stored.delete(id);
   }
+}
+
+/**
+ * What differs between the JSON of two states, found on the states: the changes diffJson would
+ * find between `partJson(base)` and `partJson(next)`, each value as `partJson` encodes it.
+ */
+export function diffParts(
+  base: unknown,
+  next: unknown,
+  path: Array<string | number>,
+  out: StateChange[],
+  partJson: (part: unknown) => unknown,
+): void {
+  if (base === next) return;
+  if (Array.isArray(base) && Array.isArray(next) && base.length === next.length) {
+    for (let index = 0; index < next.length; index += 1) {
+      path.push(index);
+      diffParts(base[index], next[index], path, out, partJson);
+      path.pop();
+    }
+  } else if (isRecord(base) && isRecord(next)) {
+    for (const key in next) {
+      if (!Object.hasOwn(next, key) || next[key] === undefined) continue;
+      path.push(key);
+      if (own(base, key) === undefined) out.push([[...path], partJson(next[key])]);
+      else diffParts(base[key], next[key], path, out, partJson);
+      path.pop();
+    }
+    for (const key in base) {
+      if (Object.hasOwn(base, key) && base[key] !== undefined && own(next, key) === undefined) out.push([[...path, key]]);
+    }
+  } else {
+    // Leaves (decimals, dates, text, numbers) and reshaped parts: compared by their JSON.
+    const encoded = partJson(next);
+    if (JSON.stringify(partJson(base)) !== JSON.stringify(encoded)) out.push([[...path], encoded]);
+  }
+}
+
+/** A plain object, not a leaf value such as a decimal or a date. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** A key's own value: JSON keys such as `__proto__` must not reach the prototype. */

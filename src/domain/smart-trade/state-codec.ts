@@ -13,7 +13,11 @@ export function encodeState(value: unknown): Json {
   if (Array.isArray(value)) return value.map(encodeState);
   if (value !== null && typeof value === 'object') {
     const out: { [key: string]: Json } = {};
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = encodeState(item);
+    const record = value as Record<string, unknown>;
+    for (const key in record) {
+      const item = record[key];
+      if (item !== undefined && Object.hasOwn(record, key)) out[key] = encodeState(item);
+    }
     return out;
   }
   return value as Json;

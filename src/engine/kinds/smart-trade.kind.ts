@@ -18,6 +18,7 @@ export const smartTradeKind: AutomationKind<SmartTradeState, SmartTradeAction, S
   quarantine: (state, reason) => ({ ...state, status: 'failed', error: reason }),
   pairs: (state) => [state.config.pair],
   toJson: (state) => encodeState(state),
+  partJson: encodeState,
   fromJson: (json) => {
     const state = decodeState<SmartTradeState>(json);
     if (typeof state !== 'object' || state === null || typeof state.config !== 'object' || !Array.isArray(state.orders)) {

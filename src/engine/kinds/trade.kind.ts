@@ -13,6 +13,7 @@ export const tradeKind: AutomationKind<TradeState, TradeAction> = {
   quarantine: (state, reason) => ({ ...state, status: 'failed', error: reason }),
   pairs: (state) => [state.config.pair],
   toJson: (state) => encodeState(state),
+  partJson: encodeState,
   fromJson: (json) => {
     const state = decodeState<TradeState>(json);
     if (typeof state !== 'object' || state === null || typeof state.uuid !== 'string' || typeof state.config !== 'object') {
