@@ -4,6 +4,7 @@
  * JSON. Everything the engine knows about a kind goes through this object.
  */
 import type { EngineInput, PriceWatch, StepContext, StepResult } from '../domain/automation.ts';
+import type { StateChange } from './state-changes.ts';
 
 export interface AutomationKind<State, Action = never, Record = never> {
   /** Stored with each automation: `grid_bot`, `smart_trade`, `dca_bot`, ... */
@@ -21,12 +22,12 @@ export interface AutomationKind<State, Action = never, Record = never> {
   quarantine?(state: State, reason: string): State;
   toJson(state: State): unknown;
   /**
-   * Present when `toJson` maps a state part by part with this function (as the state codec does:
-   * decimals and dates to tagged values, undefined keys left out). The engine then finds what a
-   * step changed by comparing the states themselves, skipping the parts a step kept as they were,
-   * instead of encoding and comparing the whole JSON on every change.
+   * Appends to `out` what differs between `toJson(base)` and `toJson(next)` (as `diffJson` finds
+   * it), each path under `path`, found on the states themselves: steps never change a state they
+   * were given and copy only the parts they change, so the parts a step kept are skipped instead
+   * of encoding and comparing the whole JSON on every change.
    */
-  partJson?(part: unknown): unknown;
+  changesBetween?(base: State, next: State, path: Array<string | number>, out: StateChange[]): void;
   fromJson(json: unknown): State;
 }
 

@@ -15,7 +15,10 @@ const gridLike = (lines: number, changed = -1) => ({
 });
 
 const jsonKind = { toJson: (state: unknown) => state };
-const partsKind = { toJson: encodeState, partJson: encodeState };
+const partsKind = {
+  toJson: encodeState,
+  changesBetween: (base: unknown, next: unknown, path: Array<string | number>, out: StateChange[]) => diffParts(base, next, path, out, encodeState),
+};
 const encodeWhole = (snapshots: StateSnapshots, state: { v: unknown; timers: unknown }) =>
   snapshots.encode(1, state.v, state.timers, jsonKind);
 /** JSON as stored: what survives a round through text. */

@@ -30,8 +30,11 @@ export function diffJson(base: unknown, next: unknown): StateChange[] {
   return out;
 }
 
-/** `path` is one stack for the whole walk, copied only into a change: most nodes differ in nothing. */
-function diffInto(base: unknown, next: unknown, path: Array<string | number>, out: StateChange[]): void {
+/**
+ * diffJson's changes appended to `out`, their paths under `path`. `path` is one stack for the whole
+ * walk, copied only into a change: most nodes differ in nothing.
+ */
+export function diffInto(base: unknown, next: unknown, path: Array<string | number>, out: StateChange[]): void {
   if (base === next) return;
   if (Array.isArray(base) && Array.isArray(next) && base.length === next.length) {
     for (let index = 0; index < next.length; index += 1) {
@@ -117,14 +120,14 @@ function define(object: Record<string | number, unknown>, key: string | number, 
 /** What a kind stores of a state, as StateSnapshots needs it (see AutomationKind). */
 export interface StateEncoding {
   toJson(state: unknown): unknown;
-  partJson?(part: unknown): unknown;
+  changesBetween?(base: unknown, next: unknown, path: Array<string | number>, out: StateChange[]): void;
 }
 
 /** The snapshot last stored for an automation. */
 type Snapshot =
   /** As its JSON text, parsed again for each diff. */
   | { json: string }
-  /** As the state itself (a kind with `partJson`), with its timers' JSON and its text's length. */
+  /** As the state itself (a kind with `changesBetween`), with its timers' JSON and its text's length. */
   | { state: unknown; timers: unknown; size: number };
 
 /**
@@ -133,10 +136,10 @@ type Snapshot =
  * of an automation is stored whole.
  *
  * A snapshot is kept as its JSON text (several times smaller than the parsed value, and every
- * running automation keeps one), or, for kinds whose JSON maps the state part by part, as the
- * state itself: steps never change a state they were given and copy only what they change, so
- * that snapshot shares most of its parts with the running state and costs little memory, and the
- * diff skips every part a step kept instead of encoding and parsing the whole state each time.
+ * running automation keeps one), or, for kinds that find changes on their states themselves, as
+ * the state itself: steps never change a state they were given and copy only what they change,
+ * so that snapshot shares most of its parts with the running state and costs little memory, and
+ * the diff skips every part a step kept instead of encoding and parsing the whole state each time.
  */
 export class StateSnapshots {
   private readonly stored = new Map<number, Snapshot>();
@@ -153,7 +156,7 @@ export class StateSnapshots {
         size = last.json.length;
       } else {
         diff = [];
-        diffParts(last.state, state, ['v'], diff, kind.partJson!);
+        kind.changesBetween!(last.state, state, ['v'], diff);
         diffInto({ timers: last.timers }, { timers }, [], diff);
         size = last.size;
       }
@@ -162,7 +165,7 @@ export class StateSnapshots {
     }
     const whole = { v: kind.toJson(state), timers };
     const json = JSON.stringify(whole);
-    this.stored.set(id, kind.partJson ? { state, timers, size: json.length } : { json });
+    this.stored.set(id, kind.changesBetween ? { state, timers, size: json.length } : { json });
     return { state: whole };
   }
 

@@ -2,12 +2,36 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GridHarness, gridConfig } from '../../domain/grid-bot/test-kit.ts';
 import { dec } from '../../shared/decimal.ts';
+import { applyChanges, packChanges, type StateChange } from '../state-changes.ts';
 import { gridBotKind } from './grid-bot.kind.ts';
 
 const roundTrip = (state: Parameters<typeof gridBotKind.toJson>[0]) =>
   gridBotKind.fromJson(JSON.parse(JSON.stringify(gridBotKind.toJson(state))));
 
 describe('grid bot kind', () => {
+  it('finds on its states what differs between their JSON, over fills, trailing, growth and a stop', () => {
+    const config = gridConfig({
+      orderCurrencyType: 'quote',
+      quantityPerGrid: dec(100),
+      trailingUpEnabled: true,
+      lowerStopLoss: { enabled: true, price: dec(90), action: 'stop_bot_and_sell' },
+      expansionDown: { enabled: true, stopPrice: dec(50) },
+    });
+    const h = new GridHarness(config, 131).start();
+    const states = [h.state];
+    for (const price of [119, 141, 150, 128, 133, 104, 96, 89]) states.push(h.moveTo(price).state);
+    const stored = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
+    for (const [i, base] of states.entries()) {
+      for (const next of states.slice(i)) {
+        const changes: StateChange[] = [];
+        gridBotKind.changesBetween!(base, next, [], changes);
+        assert.deepEqual(applyChanges(stored(gridBotKind.toJson(base)), stored(packChanges(changes)) as never), stored(gridBotKind.toJson(next)));
+      }
+    }
+    assert.notEqual(states.at(-1)!.status, 'running');
+    assert.notEqual(states.at(-1)!.config, states[0]!.config);
+  });
+
   it('stores and restores a running grid exactly', () => {
     const config = gridConfig({
       orderCurrencyType: 'quote',

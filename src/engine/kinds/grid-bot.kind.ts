@@ -15,6 +15,7 @@ import type { GridShape } from '../../domain/grid-bot/grid-lines.ts';
 import { usdPairs } from '../../domain/grid-bot/usd-rate.ts';
 import { type Decimal, dec } from '../../shared/decimal.ts';
 import type { AutomationKind } from '../automation-kind.ts';
+import { diffInto } from '../state-changes.ts';
 
 type Json = Record<string, unknown>;
 type LineJson = [number, number, string, 0 | 1 | 2, 0 | 1, string, number, string | null, 0 | 1, string[] | null, (0 | 1)?];
@@ -94,6 +95,24 @@ function figuresOf(json: Json): GridFigures {
   return { ...(decimals as Record<(typeof DECIMAL_FIGURES)[number], Decimal>), profitsCount: json.profitsCount as number };
 }
 
+/** The state's JSON beside its settings and lines, which are compared apart (a step seldom changes them). */
+const restJson = (s: GridBotState) => ({
+  status: s.status,
+  nextLineId: s.nextLineId,
+  seq: s.seq,
+  priceStep: text(s.priceStep),
+  startPrice: maybeText(s.startPrice),
+  origin: shapeJson(s.origin),
+  balancing: sideOrderJson(s.balancing),
+  stopOrder: sideOrderJson(s.stopOrder),
+  stop: s.stop,
+  carry: [text(s.carry.base), text(s.carry.value)],
+  reserve: pairJson(s.reserve),
+  ended: [s.trailingUpEnded, s.growDownEnded, s.growUpEnded],
+  error: s.error,
+  figures: figuresJson(s.figures),
+});
+
 export const gridBotKind: AutomationKind<GridBotState, GridBotAction, GridProfitRecord> = {
   name: 'grid_bot',
   orderIdPrefix: 'g',
@@ -102,24 +121,18 @@ export const gridBotKind: AutomationKind<GridBotState, GridBotAction, GridProfit
   isRunning: isEnabled,
   pairs: (state) => [state.config.pair, ...usdPairs(state.config.quote)],
   quarantine: (state, reason) => ({ ...state, status: 'disabled', error: reason }),
-  toJson: (s) => ({
-    config: configJson(s.config),
-    status: s.status,
-    lines: s.lines.map(lineJson),
-    nextLineId: s.nextLineId,
-    seq: s.seq,
-    priceStep: text(s.priceStep),
-    startPrice: maybeText(s.startPrice),
-    origin: shapeJson(s.origin),
-    balancing: sideOrderJson(s.balancing),
-    stopOrder: sideOrderJson(s.stopOrder),
-    stop: s.stop,
-    carry: [text(s.carry.base), text(s.carry.value)],
-    reserve: pairJson(s.reserve),
-    ended: [s.trailingUpEnded, s.growDownEnded, s.growUpEnded],
-    error: s.error,
-    figures: figuresJson(s.figures),
-  }),
+  toJson: (s) => ({ config: configJson(s.config), lines: s.lines.map(lineJson), ...restJson(s) }),
+  changesBetween: (base, next, path, out) => {
+    if (base.config !== next.config) diffInto(configJson(base.config), configJson(next.config), [...path, 'config'], out);
+    if (base.lines.length !== next.lines.length) out.push([[...path, 'lines'], next.lines.map(lineJson)]);
+    else {
+      for (let index = 0; index < next.lines.length; index += 1) {
+        const line = next.lines[index]!;
+        if (base.lines[index] !== line) diffInto(lineJson(base.lines[index]!), lineJson(line), [...path, 'lines', index], out);
+      }
+    }
+    diffInto(restJson(base), restJson(next), path, out);
+  },
   fromJson: (raw) => {
     const json = raw as Json;
     const ended = json.ended as [boolean, boolean, boolean];

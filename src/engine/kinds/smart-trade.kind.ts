@@ -8,6 +8,7 @@ import { decodeState, encodeState } from '../../domain/smart-trade/state-codec.t
 import type { SmartTradeRecord } from '../../domain/smart-trade/trade-records.ts';
 import { smartTradeWatches } from '../../domain/smart-trade/watches.ts';
 import type { AutomationKind } from '../automation-kind.ts';
+import { diffParts } from '../state-changes.ts';
 
 export const smartTradeKind: AutomationKind<SmartTradeState, SmartTradeAction, SmartTradeRecord> = {
   name: 'smart_trade',
@@ -18,7 +19,7 @@ export const smartTradeKind: AutomationKind<SmartTradeState, SmartTradeAction, S
   quarantine: (state, reason) => ({ ...state, status: 'failed', error: reason }),
   pairs: (state) => [state.config.pair],
   toJson: (state) => encodeState(state),
-  partJson: encodeState,
+  changesBetween: (base, next, path, out) => diffParts(base, next, path, out, encodeState),
   fromJson: (json) => {
     const state = decodeState<SmartTradeState>(json);
     if (typeof state !== 'object' || state === null || typeof state.config !== 'object' || !Array.isArray(state.orders)) {

@@ -3,6 +3,7 @@ import { decodeState, encodeState } from '../../domain/smart-trade/state-codec.t
 import { isTradeRunning, stepTrade, tradeWatches } from '../../domain/trade/trade.ts';
 import type { TradeAction, TradeState } from '../../domain/trade/trade.types.ts';
 import type { AutomationKind } from '../automation-kind.ts';
+import { diffParts } from '../state-changes.ts';
 
 export const tradeKind: AutomationKind<TradeState, TradeAction> = {
   name: 'trade',
@@ -13,7 +14,7 @@ export const tradeKind: AutomationKind<TradeState, TradeAction> = {
   quarantine: (state, reason) => ({ ...state, status: 'failed', error: reason }),
   pairs: (state) => [state.config.pair],
   toJson: (state) => encodeState(state),
-  partJson: encodeState,
+  changesBetween: (base, next, path, out) => diffParts(base, next, path, out, encodeState),
   fromJson: (json) => {
     const state = decodeState<TradeState>(json);
     if (typeof state !== 'object' || state === null || typeof state.uuid !== 'string' || typeof state.config !== 'object') {
