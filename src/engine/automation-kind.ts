@@ -29,6 +29,13 @@ export interface AutomationKind<State, Action = never, Record = never> {
    */
   changesBetween?(base: State, next: State, path: Array<string | number>, out: StateChange[]): void;
   fromJson(json: unknown): State;
+  /**
+   * Its step on a tick reads nothing but the state, the tick and the clock. A tick step that
+   * orders, logs and records nothing (a trailing price following the market) is then stored
+   * later: the engine logs the batch's ticks instead and, after a restart, steps the automation on
+   * them again from its stored state (deferred-changes.ts).
+   */
+  replaysTicks?: boolean;
 }
 
 // The engine holds automations of every kind in one map, so it erases the kind's own types.

@@ -40,8 +40,19 @@ export class BatchStore {
         refused.set(automationId, error);
       }
     }
-    // The companion's changes belong to no automation: a refusal of theirs is the caller's error.
-    if (batch.companion) await this.retrying({ automations: [], events: [], orders: [], records: [], companion: batch.companion });
+    // The companion's changes and the tick log belong to no automation: a refusal of theirs is the caller's error.
+    const { companion, ticks, ticksNeededFrom } = batch;
+    if (companion || ticks || ticksNeededFrom !== undefined) {
+      await this.retrying({
+        automations: [],
+        events: [],
+        orders: [],
+        records: [],
+        ...(companion ? { companion } : {}),
+        ...(ticks ? { ticks } : {}),
+        ...(ticksNeededFrom !== undefined ? { ticksNeededFrom } : {}),
+      });
+    }
     return refused;
   }
 

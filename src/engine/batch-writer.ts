@@ -8,6 +8,8 @@ import type { OrderRequest } from '../exchanges/exchange.ts';
 import type { AnyAutomationKind, Automation, EngineOrder, LiveAutomation } from './automation-kind.ts';
 import type { BatchStore } from './batch-store.ts';
 import type { CommittedBatch, EngineBatch, EngineStore } from './engine-store.ts';
+import type { DeferredChanges } from './deferred-changes.ts';
+import type { Ticker } from '../exchanges/exchange.ts';
 import { isFinal, type OrderJournal } from './order-journal.ts';
 import { type PackedChanges, StateSnapshots } from './state-changes.ts';
 import type { Timers } from './timers.ts';
@@ -46,6 +48,8 @@ export class BatchWriter {
     private readonly batches: BatchStore,
     private readonly journalOf: OrderJournal,
     private readonly timers: Timers,
+    /** Present when quiet tick steps are stored later (one engine over a store that logs ticks). */
+    readonly deferred?: DeferredChanges,
   ) {}
 
   /** True when fewer than `needed` ids (and the reserve for the steps of a batch) are at hand. */
@@ -69,15 +73,21 @@ export class BatchWriter {
     return id;
   }
 
-  noteStep(live: LiveAutomation, result: StepResult<unknown, unknown>): void {
+  /** `quiet`: a tick step that orders, logs and records nothing, of a kind that replays ticks. */
+  noteStep(live: LiveAutomation, result: StepResult<unknown, unknown>, quiet = false): void {
     const id = live.automation.id;
     this.dirty.set(id, live);
+    this.deferred?.noteStep(id, quiet);
     for (const event of result.events) this.events.push({ automationId: id, message: event.message, at: event.at });
     if (result.records.length > 0) {
       let entry = this.records.get(id);
       if (!entry) this.records.set(id, (entry = { kind: live.kind.name, records: [] }));
       entry.records.push(...result.records);
     }
+  }
+
+  noteTick(source: string, ticker: Ticker): void {
+    this.deferred?.noteTick(source, ticker);
   }
 
   /** Whether this batch has anything to store yet. */
@@ -127,24 +137,29 @@ export class BatchWriter {
    * Stores the batch and answers the automations whose part storage refused, with the reason
    * (their orders of this batch leave the journal unsent), and what the stored part changed.
    */
-  async flush(): Promise<{ refused: Map<number, unknown>; committed: CommittedBatch }> {
+  async flush(at: Date, now: number): Promise<{ refused: Map<number, unknown>; committed: CommittedBatch }> {
+    // Changes stored later are told to listeners now: the batch's logged ticks keep them.
     const changed = [...this.dirty.values()].map(({ automation, kind }) => ({
       id: automation.id,
       kind: kind.name,
       userId: automation.userId,
       accountId: automation.accountId,
     }));
+    const log = this.deferred?.take(this.dirty, at, now, () => this.nextId());
     const batch: EngineBatch = {
       automations: [...this.dirty.values()].map(({ automation, kind }) => ({
         id: automation.id,
         running: kind.isRunning(automation.state),
         ...this.encode(automation, kind),
         updatedAt: automation.updatedAt,
+        ...(log ? { tickSeq: log.tickSeq } : {}),
       })),
       events: this.events,
       orders: [...this.orders],
       records: [...this.records].map(([automationId, { kind, records }]) => ({ kind, automationId, records })),
       ...(this.companion.length > 0 ? { companion: this.companion } : {}),
+      ...(log?.ticks ? { ticks: log.ticks } : {}),
+      ...(log?.ticksNeededFrom !== undefined ? { ticksNeededFrom: log.ticksNeededFrom } : {}),
     };
     this.companion = [];
     this.flushed = this.dirty;
@@ -180,13 +195,17 @@ export class BatchWriter {
 
   /** Stores a batch of the engine's own (a quarantine), retrying while storage is unreachable. */
   storeAlone(batch: EngineBatch): Promise<void> {
-    for (const change of batch.automations) this.snapshots.forget(change.id);
+    for (const change of batch.automations) {
+      this.snapshots.forget(change.id);
+      this.deferred?.forget(change.id);
+    }
     return this.batches.retrying(batch);
   }
 
   /** An automation removed: its next state, if it ever has one, is stored whole. */
   forget(id: number): void {
     this.snapshots.forget(id);
+    this.deferred?.forget(id);
   }
 }
 

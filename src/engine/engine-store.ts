@@ -35,7 +35,24 @@ export interface StoredAutomation {
   state: unknown;
   createdAt: Date;
   updatedAt: Date;
+  /** The last logged tick batch its stored state has seen (0: none); see `LoggedTickBatch`. */
+  tickSeq?: number;
 }
+
+/**
+ * A batch's ticks, logged because steps on them changed automations whose changes the engine
+ * stores later (`AutomationKind.replaysTicks`): after a restart those automations are stepped on
+ * them again, from the state they had stored. `ids`: the automations it left with unstored changes.
+ */
+export interface LoggedTickBatch {
+  seq: number;
+  at: Date;
+  ticks: LoggedTick[];
+  ids: number[];
+}
+
+/** A tick as the engine handled it: its price source, pair, last, bid and ask (text) and time. */
+export type LoggedTick = [source: string, pair: string, last: string, bid: string, ask: string, at: string];
 
 export interface NewAutomation {
   kind: string;
@@ -54,6 +71,8 @@ export type AutomationChange = {
   id: number;
   running: boolean;
   updatedAt: Date;
+  /** The last logged tick batch this state has seen, when the engine logs ticks. */
+  tickSeq?: number;
 } & (
   | { state: unknown; changes?: never; encode?: never }
   | { changes: PackedChanges; state?: never; encode?: never }
@@ -69,6 +88,10 @@ export interface EngineBatch {
   records: Array<{ kind: string; automationId: number; records: unknown[] }>;
   /** Writes of the batch's companion (the paper exchange's changes), in the batch's transaction. */
   companion?: Array<(tx: Sql) => Promise<void>>;
+  /** This batch's ticks, logged for the changes it leaves unstored. */
+  ticks?: LoggedTickBatch;
+  /** Logged tick batches before this one no automation needs any more: removed. */
+  ticksNeededFrom?: number;
 }
 
 /**
@@ -122,4 +145,6 @@ export interface EngineStore {
   registerRecordWriter(kind: string, write: RecordWriter): void;
   /** Reserves `count` new ids (journal numbers, deal ids), unique across processes. */
   reserveIds(count: number): Promise<number[]>;
+  /** The logged tick batches after `seq`, oldest first; a store without it logs no ticks. */
+  loggedTicks?(afterSeq: number): Promise<LoggedTickBatch[]>;
 }

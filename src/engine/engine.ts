@@ -31,6 +31,8 @@ import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
 import { OrderJournal } from './order-journal.ts';
 import { PriceTriggers } from './price-triggers.ts';
 import { Timers } from './timers.ts';
+import { DeferredChanges } from './deferred-changes.ts';
+import { type Decimal, dec } from '../shared/decimal.ts';
 
 export interface EngineLogger {
   info?(object: object, message: string): void;
@@ -58,6 +60,8 @@ export interface EnginePorts {
   storeRetryDelaysMs?: readonly number[];
   /** Storage did not come back: the engine stopped; the process should exit non-zero. */
   onStorageLost?: (error: Error) => void;
+  /** How long changes of quiet tick steps may wait before they are stored (default 30 s). */
+  deferredChangesMs?: number;
   /**
    * Set when several engines share the database: the accounts this engine holds a lease for
    * (account-leases.ts). Without it the engine runs every account (one process per database).
@@ -86,6 +90,10 @@ interface StoredState {
 }
 
 const TIMER_CHECK_MS = 1000;
+/** How long a change of a quiet tick step may wait before it is stored (deferred-changes.ts). */
+const DEFERRED_CHANGES_MS = 30_000;
+/** At most this many waiting changes are stored with one batch, so they spread over batches. */
+const DEFERRED_PER_BATCH = 1_000;
 /** Inputs kept while a batch waits for storage; beyond it the engine gives up rather than grow. */
 const MAX_WAITING_INPUTS = 100_000;
 
@@ -103,8 +111,8 @@ export class Engine {
   private inbox: InboxItem[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private drainScheduled = false;
-  /** The companion asked for its changes to be stored (`storeCompanion`). */
-  private companionWaiting = false;
+  /** A batch is due even if no input comes (the companion's changes, deferred changes due). */
+  private batchWanted = false;
   /** Work queued or running (`run`): while there is any, ticks wait their turn in the inbox. */
   private inFlight = 0;
   private timerCheck: NodeJS.Timeout | undefined;
@@ -129,7 +137,11 @@ export class Engine {
       this.waitingForStorage = true;
       ports.logger.warn({ err: error, attempt }, 'storage unavailable; the engine waits and stores the batch again');
     });
-    this.writer = new BatchWriter(ports.store, batches, this.journal, this.timers);
+    // One engine over a store that logs ticks: with several, a taken account would need the log of
+    // the engine that ran it before (docs/scaling.md).
+    const defers = ports.store.loggedTicks && !ports.store.inProcess && !ports.leases;
+    const deferred = defers ? new DeferredChanges(ports.deferredChangesMs ?? DEFERRED_CHANGES_MS, DEFERRED_PER_BATCH) : undefined;
+    this.writer = new BatchWriter(ports.store, batches, this.journal, this.timers, deferred);
     const leases = ports.leases;
     this.executor = new OrderExecutor(
       this.sources,
@@ -164,14 +176,65 @@ export class Engine {
   async start(): Promise<void> {
     // With leases, the accounts to run are taken beforehand (evenly over the engines, app-leases.ts).
     const leases = this.ports.leases;
-    await this.run(() => this.load(async (accountId) => (leases ? leases.owns(accountId) && (await leases.take(accountId)) : true)));
-    this.timerCheck = setInterval(() => this.enqueueDueTimers(this.ports.clock()), TIMER_CHECK_MS);
+    await this.run(async () => {
+      const loaded = await this.load(async (accountId) => (leases ? leases.owns(accountId) && (await leases.take(accountId)) : true));
+      if (this.writer.deferred) await this.replayLoggedTicks(loaded);
+    });
+    this.timerCheck = setInterval(() => {
+      const now = this.ports.clock();
+      this.enqueueDueTimers(now);
+      if (this.writer.deferred?.hasDue(now.getTime())) this.requestBatch();
+    }, TIMER_CHECK_MS);
     this.timerCheck.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timerCheck);
     await this.settled();
+    await this.storeDeferred();
+  }
+
+  /** Stores every change of a quiet tick step still waiting (deferred-changes.ts). */
+  storeDeferred(): Promise<void> {
+    const deferred = this.writer.deferred;
+    if (!deferred || this.storageLost) return Promise.resolve();
+    return this.run(async () => {
+      deferred.storeEverything();
+      await this.commit([], this.batchClock());
+    });
+  }
+
+  /**
+   * Steps the automations whose changes were left unstored on the ticks logged for them after
+   * their stored state, then stores them. Their steps on those ticks are those made before the
+   * restart (they read only the state, the tick and the clock); one that now orders something
+   * orders it as any batch does.
+   */
+  private async replayLoggedTicks(loaded: readonly StoredAutomation[]): Promise<void> {
+    const deferred = this.writer.deferred!;
+    const logged = await this.ports.store.loggedTicks!(0);
+    if (logged.length === 0) return;
+    const storedAt = new Map(loaded.map((stored) => [stored.id, stored.tickSeq ?? 0]));
+    const batch: PendingCommand[] = [];
+    const replayed = new Set<number>();
+    for (const entry of logged) {
+      const due = new Set(entry.ids.filter((id) => (storedAt.get(id) ?? Infinity) < entry.seq && this.running.has(id)));
+      if (due.size === 0) continue;
+      for (const [source, pair, last, bid, ask, at] of entry.ticks) {
+        const ticker: Ticker = { pair, last: dec(last), bid: dec(bid), ask: dec(ask), at: new Date(at) };
+        const input: EngineInput = { type: 'tick', pair, price: ticker.last, bid: ticker.bid, ask: ticker.ask, at: ticker.at };
+        for (const id of this.triggers.crossed(source, pair, ...bounds(ticker))) {
+          const live = this.running.get(id);
+          if (!live || !due.has(id)) continue;
+          this.step(live, input, entry.at, batch);
+          replayed.add(id);
+        }
+      }
+    }
+    deferred.position = logged[logged.length - 1]!.seq;
+    deferred.storeEverything();
+    await this.commit(batch, this.batchClock());
+    this.ports.logger.info?.({ automations: replayed.size, batches: logged.length }, 'engine replayed the logged ticks of changes not yet stored');
   }
 
   /** The accounts whose running automations this engine steps. */
@@ -187,7 +250,9 @@ export class Engine {
   /** Loads the running automations of accounts this engine just took, in one read. */
   loadAccounts(accountIds: readonly number[]): Promise<void> {
     const wanted = new Set(accountIds);
-    return this.run(() => this.load(async (candidate) => wanted.has(candidate) && (this.ports.leases?.owns(candidate) ?? true), accountIds));
+    return this.run(async () => {
+      await this.load(async (candidate) => wanted.has(candidate) && (this.ports.leases?.owns(candidate) ?? true), accountIds);
+    });
   }
 
   /**
@@ -198,7 +263,7 @@ export class Engine {
     return this.run(async () => this.forgetAccount(accountId));
   }
 
-  private async load(wanted: (accountId: number) => Promise<boolean>, only?: readonly number[]): Promise<void> {
+  private async load(wanted: (accountId: number) => Promise<boolean>, only?: readonly number[]): Promise<StoredAutomation[]> {
     const { automations, liveOrders } = await this.ports.store.loadRunning(only);
     const accounts = new Map<number, boolean>();
     for (const accountId of new Set(automations.map((a) => a.accountId))) accounts.set(accountId, await wanted(accountId));
@@ -209,6 +274,7 @@ export class Engine {
     }
     await this.executor.reconcile(fresh, this.batchClock());
     await this.drain();
+    return automations.filter((stored) => accounts.get(stored.accountId));
   }
 
   private forgetAccount(accountId: number): void {
@@ -346,9 +412,7 @@ export class Engine {
   private takeQuietTick(source: string, ticker: Ticker): boolean {
     if (this.inFlight > 0 || this.inbox.length > 0 || this.waitingForStorage || this.executor.hasUnconfirmed()) return false;
     if (this.timers.anyDue(ticker.at)) return false;
-    const low = ticker.bid.lt(ticker.last) ? ticker.bid : ticker.last;
-    const high = ticker.ask.gt(ticker.last) ? ticker.ask : ticker.last;
-    if (this.triggers.mayWake(source, ticker.pair, low, high)) return false;
+    if (this.triggers.mayWake(source, ticker.pair, ...bounds(ticker))) return false;
     this.sources.noteTicker(source, ticker);
     this.lastBatchAt = Math.max(this.ports.clock().getTime(), this.lastBatchAt, ticker.at.getTime());
     return true;
@@ -365,19 +429,25 @@ export class Engine {
    * engine, an account opened), in a batch with whatever else is queued.
    */
   storeCompanion(): Promise<void> {
-    this.companionWaiting = true;
+    return this.requestBatch();
+  }
+
+  /** A batch with whatever is queued, even if nothing is. */
+  private requestBatch(): Promise<void> {
+    this.batchWanted = true;
     return this.run(() => this.drain());
   }
 
   private async drain(): Promise<void> {
     this.drainScheduled = false;
-    while (this.inbox.length > 0 || this.companionWaiting) {
+    while (this.inbox.length > 0 || this.batchWanted) {
       if (this.writer.needsIds()) await this.writer.reserveIds();
       // The inputs and the companion's changes are taken at one moment, with nothing awaited
       // between: what the paper exchange stores then agrees with the fills the batch handles.
       const items = this.inbox;
       this.inbox = [];
       this.takeCompanion();
+      this.writer.deferred?.beginBatch();
       const batch: PendingCommand[] = [];
       const at = this.batchClock(items);
       let ticked = false;
@@ -393,7 +463,7 @@ export class Engine {
   }
 
   private takeCompanion(): void {
-    this.companionWaiting = false;
+    this.batchWanted = false;
     const write = this.ports.companion?.take();
     if (write) this.writer.noteCompanion(write);
   }
@@ -402,11 +472,10 @@ export class Engine {
     if (item.type === 'tick') {
       const { source, ticker } = item;
       this.sources.noteTicker(source, ticker);
+      this.writer.noteTick(source, ticker);
       this.enqueueDueTimers(ticker.at);
-      const low = ticker.bid.lt(ticker.last) ? ticker.bid : ticker.last;
-      const high = ticker.ask.gt(ticker.last) ? ticker.ask : ticker.last;
       const input: EngineInput = { type: 'tick', pair: ticker.pair, price: ticker.last, bid: ticker.bid, ask: ticker.ask, at: ticker.at };
-      for (const id of this.triggers.crossed(source, ticker.pair, low, high)) {
+      for (const id of this.triggers.crossed(source, ticker.pair, ...bounds(ticker))) {
         const live = this.running.get(id);
         if (live) this.step(live, input, at, batch);
       }
@@ -441,7 +510,10 @@ export class Engine {
     const { automation } = live;
     automation.state = result.state;
     automation.updatedAt = now;
-    this.writer.noteStep(live, result);
+    const quiet =
+      input.type === 'tick' && live.kind.replaysTicks === true && result.commands.length === 0 &&
+      result.events.length === 0 && result.records.length === 0 && live.kind.isRunning(result.state);
+    this.writer.noteStep(live, result, quiet);
     for (const command of result.commands) this.apply(live, command, batch);
     if (live.kind.isRunning(result.state)) {
       this.running.set(automation.id, live);
@@ -468,7 +540,7 @@ export class Engine {
     const sends = this.writer.journal(batch, at);
     let refused, committed;
     try {
-      ({ refused, committed } = await this.writer.flush());
+      ({ refused, committed } = await this.writer.flush(at, this.ports.clock().getTime()));
     } catch (error) {
       if (error instanceof StorageLostError) this.loseStorage(error);
       throw error;
@@ -632,7 +704,7 @@ export class Engine {
   }
 
   private revive<S>(kind: AutomationKind<S, unknown, unknown>, stored: StoredAutomation): Automation<S> {
-    const { running: _running, ...rest } = stored;
+    const { running: _running, tickSeq: _tickSeq, ...rest } = stored;
     return { ...rest, state: kind.fromJson((stored.state as StoredState).v) };
   }
 
@@ -648,6 +720,11 @@ export class Engine {
     );
     return result;
   }
+}
+
+/** The lowest and highest price a ticker shows. */
+function bounds(ticker: Ticker): [Decimal, Decimal] {
+  return [ticker.bid.lt(ticker.last) ? ticker.bid : ticker.last, ticker.ask.gt(ticker.last) ? ticker.ask : ticker.last];
 }
 
 /** The time an input carries: a tick's, a fill's, a timer's. */

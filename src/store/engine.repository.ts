@@ -9,6 +9,7 @@ import type {
   EngineBatch,
   EngineStore,
   KindRecords,
+  LoggedTickBatch,
   NewAutomation,
   RecordWriter,
   StoredAutomation,
@@ -27,6 +28,7 @@ interface AutomationRow {
   changes: string | null;
   created_at: Date;
   updated_at: Date;
+  tick_seq: string;
 }
 
 interface OrderRow {
@@ -53,7 +55,7 @@ interface OrderRow {
   updated_at: Date;
 }
 
-const AUTOMATION_COLUMNS = 'id, kind, user_id, account_id, running, state, changes, created_at, updated_at';
+const AUTOMATION_COLUMNS = 'id, kind, user_id, account_id, running, state, changes, created_at, updated_at, tick_seq';
 const ORDER_COLUMNS = `id, automation_id, order_key, client_order_id, account_id, pair, role, side, order_type,
   time_in_force, price::text, amount::text, filled::text, filled_total::text, fee::text, status, cancel_requested,
   exchange_order_id, fee_currency, created_at, updated_at`;
@@ -80,8 +82,8 @@ export class SqlEngineRepository implements EngineStore {
   }
 
   async save(batch: EngineBatch): Promise<void> {
-    const empty = batch.automations.length + batch.events.length + batch.orders.length + batch.records.length + (batch.companion?.length ?? 0) === 0;
-    if (empty) return;
+    const rows = batch.automations.length + batch.events.length + batch.orders.length + batch.records.length + (batch.companion?.length ?? 0);
+    if (rows === 0 && !batch.ticks && batch.ticksNeededFrom === undefined) return;
     await this.db.transaction(async (tx) => {
       await this.guard?.(tx, batch);
       if (batch.automations.length > 0) {
@@ -89,9 +91,9 @@ export class SqlEngineRepository implements EngineStore {
         // snapshot (and its out-of-line storage) untouched.
         await tx.query(
           `UPDATE automations a SET running = c.running, state = coalesce(c.state, a.state), changes = c.changes,
-             updated_at = c.updated_at
-           FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::text[], $5::timestamptz[])
-             AS c (id, running, state, changes, updated_at)
+             updated_at = c.updated_at, tick_seq = coalesce(c.tick_seq, a.tick_seq)
+           FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::text[], $5::timestamptz[], $6::bigint[])
+             AS c (id, running, state, changes, updated_at, tick_seq)
            WHERE a.id = c.id`,
           columns(
             batch.automations.map((a) => [
@@ -100,8 +102,9 @@ export class SqlEngineRepository implements EngineStore {
               a.encode ? JSON.stringify(a.encode()) : a.state === undefined ? null : JSON.stringify(a.state),
               a.changes === undefined ? null : JSON.stringify(a.changes),
               a.updatedAt,
+              a.tickSeq ?? null,
             ]),
-            5,
+            6,
           ),
         );
       }
@@ -153,6 +156,11 @@ export class SqlEngineRepository implements EngineStore {
         );
       }
       for (const write of batch.companion ?? []) await write(tx);
+      if (batch.ticks) {
+        const { seq, at, ticks, ids } = batch.ticks;
+        await tx.query('INSERT INTO engine_ticks (seq, at, ticks, ids) VALUES ($1, $2, $3, $4)', [seq, at, JSON.stringify(ticks), JSON.stringify(ids)]);
+      }
+      if (batch.ticksNeededFrom !== undefined) await tx.query('DELETE FROM engine_ticks WHERE seq < $1', [batch.ticksNeededFrom]);
       const byKind = new Map<string, KindRecords>();
       for (const { kind, automationId, records } of batch.records) {
         let entries = byKind.get(kind);
@@ -181,6 +189,14 @@ export class SqlEngineRepository implements EngineStore {
       [only],
     );
     return { automations: automations.map(toAutomation), liveOrders: orders.map(toOrder) };
+  }
+
+  async loggedTicks(afterSeq: number): Promise<LoggedTickBatch[]> {
+    const rows = await this.db.query<{ seq: string; at: Date; ticks: string; ids: string }>(
+      'SELECT seq, at, ticks, ids FROM engine_ticks WHERE seq > $1 ORDER BY seq',
+      [afterSeq],
+    );
+    return rows.map((row) => ({ seq: Number(row.seq), at: row.at, ticks: JSON.parse(row.ticks), ids: JSON.parse(row.ids) }));
   }
 
   async get(kind: string, id: number): Promise<StoredAutomation | undefined> {
@@ -253,6 +269,7 @@ function toAutomation(row: AutomationRow): StoredAutomation {
     state: applyChanges(JSON.parse(row.state), row.changes === null ? null : JSON.parse(row.changes)),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    tickSeq: Number(row.tick_seq),
   };
 }
 

@@ -20,6 +20,7 @@ export const smartTradeKind: AutomationKind<SmartTradeState, SmartTradeAction, S
   pairs: (state) => [state.config.pair],
   toJson: (state) => encodeState(state),
   changesBetween: (base, next, path, out) => diffParts(base, next, path, out, encodeState),
+  replaysTicks: true,
   fromJson: (json) => {
     const state = decodeState<SmartTradeState>(json);
     if (typeof state !== 'object' || state === null || typeof state.config !== 'object' || !Array.isArray(state.orders)) {

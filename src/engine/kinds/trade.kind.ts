@@ -15,6 +15,7 @@ export const tradeKind: AutomationKind<TradeState, TradeAction> = {
   pairs: (state) => [state.config.pair],
   toJson: (state) => encodeState(state),
   changesBetween: (base, next, path, out) => diffParts(base, next, path, out, encodeState),
+  replaysTicks: true,
   fromJson: (json) => {
     const state = decodeState<TradeState>(json);
     if (typeof state !== 'object' || state === null || typeof state.uuid !== 'string' || typeof state.config !== 'object') {

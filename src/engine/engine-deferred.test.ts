@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { EngineInput, StepResult } from '../domain/automation.ts';
+import { PAPER_MARKETS } from '../exchanges/paper/paper-markets.ts';
+import { PaperVenue } from '../exchanges/paper/paper-venue.ts';
+import { ManualFeed } from '../market-data/manual-feed.ts';
+import { dec } from '../shared/decimal.ts';
+import type { Database } from '../store/database.ts';
+import { SqlEngineRepository } from '../store/engine.repository.ts';
+import { SqlPaperRepository } from '../store/paper.repository.ts';
+import { openTestDatabase } from '../../test/support/database.ts';
+import type { AutomationKind } from './automation-kind.ts';
+import { Engine } from './engine.ts';
+import { PaperTrading } from './paper-trading.ts';
+
+/** A trailing stop: follows the highest price, sells at market 5 % below it. */
+interface TrailState {
+  high: string;
+  sold: boolean;
+}
+
+const trailKind: AutomationKind<TrailState, { type: 'start' }> = {
+  name: 'trail_test',
+  orderIdPrefix: 'y',
+  step(state, input: EngineInput | { type: 'start' }, context): StepResult<TrailState> {
+    const result: StepResult<TrailState> = { state, commands: [], events: [], records: [] };
+    if (input.type === 'start') result.events.push({ message: 'started', at: context.now });
+    if (input.type !== 'tick' || state.sold) return result;
+    if (input.price.gt(state.high)) result.state = { ...state, high: input.price.toFixed() };
+    else if (input.price.lte(dec(state.high).times('0.95'))) {
+      result.state = { ...state, sold: true };
+      result.commands.push({ type: 'place_order', key: 's', pair: 'USDT_BTC', side: 'sell', orderType: 'market', amount: dec('0.5'), role: 'exit' });
+      result.events.push({ message: `stop at ${input.price.toFixed()}`, at: context.now });
+    }
+    return result;
+  },
+  watches: (state) => (state.sold ? [] : [{ pair: 'USDT_BTC', above: dec(state.high), below: dec(state.high).times('0.95') }]),
+  isRunning: () => true,
+  toJson: (state) => state,
+  fromJson: (json) => json as TrailState,
+  replaysTicks: true,
+};
+
+interface Process {
+  paper: PaperTrading;
+  engine: Engine;
+  /** The engine's clock, moved by the test. */
+  clock: { now: number };
+}
+
+async function startProcess(db: Database): Promise<Process> {
+  const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
+  const clock = { now: Date.UTC(2024, 0, 1) };
+  const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
+  const engine: Engine = new Engine({
+    store: new SqlEngineRepository(db),
+    companion,
+    exchangeFor: (accountId) => paper.exchange(accountId),
+    batchOrders: (work) => paper.batch(work),
+    clock: () => new Date(clock.now),
+    logger: { warn: () => {}, error: (object) => assert.fail(JSON.stringify(object)) },
+    kinds: [trailKind],
+    deferredChangesMs: 60_000,
+  });
+  await engine.start();
+  await paper.start(() => engine.settled());
+  return { paper, engine, clock };
+}
+
+describe('changes of quiet tick steps, stored later', () => {
+  let db: Database;
+  let userId: number;
+
+  before(async () => {
+    db = await openTestDatabase();
+    const [user] = await db.query<{ id: number }>("INSERT INTO users (name) VALUES ('d') RETURNING id");
+    userId = user!.id;
+  });
+
+  after(async () => {
+    await db.close();
+  });
+
+  const move = async (process: Process, price: string) => {
+    process.clock.now += 1_000;
+    await process.paper.applyTicks([{ pair: 'USDT_BTC', price: dec(price), at: new Date(process.clock.now) }]);
+    await process.engine.settled();
+  };
+
+  const stored = async (id: number) => {
+    return (await new SqlEngineRepository(db).get(trailKind.name, id))!.state as { v: TrailState };
+  };
+  const logged = async () => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM engine_ticks'))[0]!.n);
+
+  async function trailing(process: Process): Promise<number> {
+    const [account] = await db.query<{ id: number }>(
+      "INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id",
+      [userId],
+    );
+    await process.paper.openAccount(account!.id, [{ currency: 'BTC', free: dec(1), locked: dec(0) }]);
+    await move(process, '100');
+    const created = await process.engine.create(trailKind, { userId, accountId: account!.id, state: { high: '100', sold: false } }, { type: 'start' });
+    return created.id;
+  }
+
+  it('logs the ticks instead of storing each change, and after a crash steps the automation on them again', async () => {
+    const first = await startProcess(db);
+    const id = await trailing(first);
+    for (const price of ['104', '111', '120', '118']) await move(first, price);
+    assert.equal((await first.engine.get(trailKind, id))!.state.high, '120');
+    assert.equal((await stored(id)).v.high, '100', 'the quiet changes wait');
+    assert.equal(await logged(), 3);
+
+    // The process dies here: nothing more is stored. A new one replays the logged ticks.
+    const second = await startProcess(db);
+    assert.equal((await second.engine.get(trailKind, id))!.state.high, '120');
+    assert.equal((await stored(id)).v.high, '120');
+    assert.equal(await logged(), 0, 'the replayed batches are no longer needed');
+
+    // 113 is past the stop of the highest price (114) though not of the stored one (95).
+    await move(second, '113');
+    const after = (await second.engine.get(trailKind, id))!;
+    assert.equal(after.state.sold, true);
+    assert.deepEqual((await second.engine.orders(id)).map((order) => [order.side, order.status]), [['sell', 'filled']]);
+    await second.paper.stop();
+    await second.engine.stop();
+  });
+
+  it('stores a change once it waited long enough, when a step does anything else, and at a stop', async () => {
+    const process = await startProcess(db);
+    const waiting = await trailing(process);
+    const other = await trailing(process);
+    await move(process, '105');
+    assert.equal((await stored(waiting)).v.high, '100');
+
+    // Sixty seconds after the first unstored change, the next batch stores it.
+    process.clock.now += 60_000;
+    await move(process, '106');
+    assert.equal((await stored(waiting)).v.high, '106');
+
+    await move(process, '107');
+    assert.equal((await stored(other)).v.high, '106');
+    await process.paper.stop();
+    await process.engine.stop();
+    assert.equal((await stored(waiting)).v.high, '107');
+    assert.equal((await stored(other)).v.high, '107');
+
+    const again = await startProcess(db);
+    assert.equal((await again.engine.get(trailKind, waiting))!.state.high, '107');
+    await move(again, '101');
+    assert.equal((await again.engine.get(trailKind, waiting))!.state.sold, true, 'a step that orders is stored with its batch');
+    assert.equal((await stored(waiting)).v.sold, true);
+    await again.paper.stop();
+    await again.engine.stop();
+  });
+});
