@@ -9,6 +9,7 @@ import type { Database } from '../store/database.ts';
 import { SqlEngineRepository } from '../store/engine.repository.ts';
 import { SqlPaperRepository } from '../store/paper.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
+import { until } from '../../test/support/until.ts';
 import type { AutomationKind } from './automation-kind.ts';
 import { Engine } from './engine.ts';
 import { PaperTrading } from './paper-trading.ts';
@@ -140,13 +141,19 @@ describe('changes of quiet tick steps, stored later', () => {
 
     await move(process, '107');
     assert.equal((await stored(other)).v.high, '106');
+
+    // With no tick coming, the engine's own timer stores a change once it is due.
+    process.clock.now += 60_000;
+    await until('the waiting change is stored without a tick', async () => ((await stored(waiting)).v.high === '107' ? true : undefined));
+    assert.equal((await stored(other)).v.high, '107');
+    await move(process, '108');
     await process.paper.stop();
     await process.engine.stop();
-    assert.equal((await stored(waiting)).v.high, '107');
-    assert.equal((await stored(other)).v.high, '107');
+    assert.equal((await stored(waiting)).v.high, '108');
+    assert.equal((await stored(other)).v.high, '108');
 
     const again = await startProcess(db);
-    assert.equal((await again.engine.get(trailKind, waiting))!.state.high, '107');
+    assert.equal((await again.engine.get(trailKind, waiting))!.state.high, '108');
     await move(again, '101');
     assert.equal((await again.engine.get(trailKind, waiting))!.state.sold, true, 'a step that orders is stored with its batch');
     assert.equal((await stored(waiting)).v.sold, true);

@@ -457,7 +457,7 @@ export class Engine {
       }
       // Most ticks cross no automation's band: such a batch has nothing to store or send, and
       // skipping its empty round through storage is most of a backtest's time per tick.
-      if (batch.length > 0 || this.writer.hasChanges()) await this.commit(batch, at);
+      if (batch.length > 0 || this.writer.hasChanges() || this.writer.deferred?.hasDue(this.ports.clock().getTime())) await this.commit(batch, at);
       if (ticked && this.executor.hasUnconfirmed()) await this.executor.retryUnconfirmed(at);
     }
   }
