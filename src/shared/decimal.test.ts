@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { dec, floorToStep, isMultipleOf, referenceCompare, stepPlaces } from './decimal.ts';
+import { dec, floorToStep, isMultipleOf, referenceCompare, roundToStep, stepPlaces } from './decimal.ts';
 
 const decimalText = fc.oneof(
   fc.constantFrom('0', '-0', '1', '-1', '0.1', '10000000', '9999999.9999999', '1e-40', '-1e30', 'Infinity', '-Infinity', 'NaN'),
@@ -28,7 +28,7 @@ describe('decimal comparisons', () => {
 describe('steps of a power of ten', () => {
   const steps = fc.constantFrom('1', '0.1', '0.01', '0.00001', '1e-12', '10', '0.5', '0.25', '0.002', '5', '0.011', '0');
 
-  it('multiples and floors by decimal places give what a division gives', () => {
+  it('multiples, floors and roundings by decimal places give what a division gives', () => {
     fc.assert(
       fc.property(decimalText, steps, (text, stepText) => {
         const [value, step] = [dec(text), dec(stepText)];
@@ -38,6 +38,8 @@ describe('steps of a power of ten', () => {
         const fast = floorToStep(value, step);
         assert.ok(fast.eq(floored) || (fast.isNaN() && floored.isNaN()), `${text} floored to ${stepText}`);
         assert.equal(fast.toFixed(), floored.toFixed());
+        const rounded = step.isZero() ? value : value.toNearest(step, 4);
+        assert.equal(roundToStep(value, step).toFixed(), rounded.toFixed(), `${text} rounded to ${stepText}`);
       }),
       { numRuns: 3000 },
     );

@@ -31,6 +31,8 @@ export const ZERO = new D(0);
 
 /** The multiple of `step` nearest to `value`, halves away from zero (exchange price rounding). */
 export function roundToStep(value: Decimal, step: Decimal): Decimal {
+  const places = stepPlaces(step);
+  if (places !== undefined) return value.toDecimalPlaces(places, ROUND_HALF_UP);
   return step.isZero() ? value : value.toNearest(step, ROUND_HALF_UP);
 }
 

@@ -32,7 +32,38 @@ export interface Figures {
 
 export const isEntry = (order: TrackedOrder) => order.purpose === 'position' || order.purpose === 'add_funds';
 
+/**
+ * The last figures of each trade, with what they were summed from. A step asks for them several
+ * times (targets, the stop, the watches) and a trailing trade on every tick, while they change
+ * only with fills. A trade's settings are the same object in all its states (steps never copy
+ * them), so they key the memo; what the sums read is compared by identity, which holds because
+ * decimals are never changed in place (a fill replaces them) and orders are copied, not changed,
+ * from one state to the next.
+ */
+const lastFigures = new WeakMap<object, { inputs: unknown[]; result: Figures }>();
+
+function figureInputs(state: SmartTradeState): unknown[] {
+  const inputs: unknown[] = [state.position.own];
+  for (const order of state.orders) inputs.push(order.purpose, order.filled, order.filledQuote, order.feeBase, order.feeQuote, order.feeValue);
+  return inputs;
+}
+
+function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+}
+
 export function figures(state: SmartTradeState): Figures {
+  const inputs = figureInputs(state);
+  const last = lastFigures.get(state.config);
+  if (last && sameInputs(last.inputs, inputs)) return last.result;
+  const result = sumFigures(state);
+  lastFigures.set(state.config, { inputs, result });
+  return result;
+}
+
+function sumFigures(state: SmartTradeState): Figures {
   const long = state.config.side === 'buy';
   let enteredGross = ZERO;
   let enteredQuote = ZERO;

@@ -19,25 +19,54 @@ export const stopLossArmed = (state: SmartTradeState) => state.stopLoss?.status 
 const max = (a: Decimal, b: Decimal) => (a.gt(b) ? a : b);
 const min = (a: Decimal, b: Decimal) => (a.lt(b) ? a : b);
 
-export function stopLossLevel(state: SmartTradeState, f: Figures = figures(state)): Decimal | undefined {
-  const config = state.config.stopLoss;
-  const stopLoss = state.stopLoss;
-  if (!config || !stopLoss) return undefined;
+/** What a stop's level is made of that changes only with fills: its base level and trailing factor. */
+interface StopBase {
+  level: Decimal | undefined;
+  /** What the extreme is multiplied by for the trailed level (undefined: it does not trail). */
+  trail: Decimal | undefined;
+  enter: Decimal | undefined;
+}
+
+/**
+ * The last base of each trade's stop, for the figures it was made from: a trailing trade asks for
+ * its level on every tick, and the divisions below change only with fills (its settings are the
+ * same object in all its states, and `figures` answers the same object until a fill).
+ */
+const lastBases = new WeakMap<object, { f: Figures; base: StopBase }>();
+
+function stopBase(state: SmartTradeState, f: Figures): StopBase {
+  const last = lastBases.get(state.config);
+  if (last?.f === f) return last.base;
+  const config = state.config.stopLoss!;
   const long = state.config.side === 'buy';
-  // Only the prices this stop needs are divided out: this runs on every tick that wakes the trade.
   const entry = f.enteredGross.isZero() ? undefined : f.enteredQuote.div(f.enteredGross);
   let level: Decimal | undefined = config.trigger.value;
   if (level === undefined && entry !== undefined && config.trigger.percent !== undefined) {
     const distance = config.trigger.percent.div(100);
     level = entry.times(long ? distance.negated().plus(1) : distance.plus(1));
   }
-  if (level === undefined) return undefined;
-  if (config.trailing && stopLoss.extreme !== undefined && entry !== undefined) {
+  let trail: Decimal | undefined;
+  if (level !== undefined && config.trailing && entry !== undefined) {
     const distance = config.trailingPercent?.div(100) ?? entry.minus(level).abs().div(entry);
-    const trailed = stopLoss.extreme.times(long ? distance.negated().plus(1) : distance.plus(1));
+    trail = long ? distance.negated().plus(1) : distance.plus(1);
+  }
+  const base = { level, trail, enter: averages(f).enter };
+  lastBases.set(state.config, { f, base });
+  return base;
+}
+
+export function stopLossLevel(state: SmartTradeState, f: Figures = figures(state)): Decimal | undefined {
+  const stopLoss = state.stopLoss;
+  if (!state.config.stopLoss || !stopLoss) return undefined;
+  const long = state.config.side === 'buy';
+  const base = stopBase(state, f);
+  let level = base.level;
+  if (level === undefined) return undefined;
+  if (base.trail !== undefined && stopLoss.extreme !== undefined) {
+    const trailed = stopLoss.extreme.times(base.trail);
     level = long ? max(level, trailed) : min(level, trailed);
   }
-  const enter = stopLoss.atBreakeven ? averages(f).enter : undefined;
+  const enter = stopLoss.atBreakeven ? base.enter : undefined;
   if (enter !== undefined) level = long ? max(level, enter) : min(level, enter);
   return roundToStep(level, state.market.priceStep);
 }

@@ -18,9 +18,24 @@ export const isActiveStep = (step: TakeProfitStep) =>
 
 const isWatched = (step: TakeProfitStep) => step.orderType === 'market' || step.trailingPercent !== undefined;
 
+/**
+ * The last price of each step's percent target, for the figures it was made from: a watched trade
+ * asks for it on every tick, and it changes only with fills. A step's price settings are the same
+ * object in all states of its trade (steps are copied, their settings never changed in place).
+ */
+const lastPrices = new WeakMap<object, { f: Figures; step: Decimal; price: Decimal | undefined }>();
+
 /** A step's price: its value, or its percent from the average entry price (before commission). */
 export function targetPrice(state: SmartTradeState, step: TakeProfitStep, f: Figures = figures(state)): Decimal | undefined {
   if (step.price.value !== undefined) return step.price.value;
+  const last = lastPrices.get(step.price);
+  if (last?.f === f && last.step === state.market.priceStep) return last.price;
+  const price = percentTarget(state, step, f);
+  lastPrices.set(step.price, { f, step: state.market.priceStep, price });
+  return price;
+}
+
+function percentTarget(state: SmartTradeState, step: TakeProfitStep, f: Figures): Decimal | undefined {
   const entry = averages(f).enterWithoutCommission;
   if (entry === undefined || step.price.percent === undefined) return undefined;
   const factor = step.price.percent.div(100);
