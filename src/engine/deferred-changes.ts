@@ -3,8 +3,8 @@
  * else happens to it, and storing each of those changes was most of what 10,000 open trades
  * wrote. A batch whose steps on ticks only moved such states (kinds with `replaysTicks`: nothing
  * ordered, logged or recorded) stores one row instead: its ticks and the automations they moved.
- * Those automations are stored once their first unstored change is `delayMs` old, when a step of
- * theirs does anything else, or when the engine stops; until then a restart steps them again on
+ * Those automations are stored once their first unstored change is `delayMs` old (half that for
+ * some, to spread them), when a step of theirs does anything else, or when the engine stops; until then a restart steps them again on
  * the logged ticks from the state they stored (`Engine.replayLoggedTicks`), which gives the same
  * states since their steps read nothing but the state, the tick and the clock.
  *
@@ -56,10 +56,18 @@ export class DeferredChanges {
     } else if (!this.loud.has(id)) this.quiet.add(id);
   }
 
-  /** Whether changes waited `delayMs` and should be stored even if no batch comes. */
+  /** Whether changes may be due and should be stored even if no batch comes. */
   hasDue(now: number): boolean {
-    for (const entry of this.waiting.values()) return entry.since + this.delayMs <= now;
+    for (const entry of this.waiting.values()) return entry.since + this.delayMs / 2 <= now;
     return false;
+  }
+
+  /**
+   * Between half the delay and the whole, by automation: trades that began to trail together
+   * (a market move wakes thousands at once) are stored over a spread of batches, not in one.
+   */
+  private delayOf(id: number): number {
+    return this.delayMs * (0.5 + ((id * 7919) % 997) / 1994);
   }
 
   /** The next batch stores every change still waiting (a stop, or the end of a replay). */
@@ -91,7 +99,11 @@ export class DeferredChanges {
     for (const id of dirty.keys()) this.waiting.delete(id);
     let taken = 0;
     for (const [id, entry] of this.waiting) {
-      if (!this.storeAll && (entry.since + this.delayMs > now || taken >= this.perBatch)) break;
+      if (!this.storeAll) {
+        // Oldest first: past one that cannot be due yet, none is.
+        if (entry.since + this.delayMs / 2 > now || taken >= this.perBatch) break;
+        if (entry.since + this.delayOf(id) > now) continue;
+      }
       dirty.set(id, entry.live);
       this.waiting.delete(id);
       taken += 1;

@@ -93,7 +93,7 @@ const TIMER_CHECK_MS = 1000;
 /** How long a change of a quiet tick step may wait before it is stored (deferred-changes.ts). */
 const DEFERRED_CHANGES_MS = 30_000;
 /** At most this many waiting changes are stored with one batch, so they spread over batches. */
-const DEFERRED_PER_BATCH = 1_000;
+const DEFERRED_PER_BATCH = 200;
 /** Inputs kept while a batch waits for storage; beyond it the engine gives up rather than grow. */
 const MAX_WAITING_INPUTS = 100_000;
 
