@@ -176,10 +176,8 @@ export class Engine {
   async start(): Promise<void> {
     // With leases, the accounts to run are taken beforehand (evenly over the engines, app-leases.ts).
     const leases = this.ports.leases;
-    await this.run(async () => {
-      const loaded = await this.load(async (accountId) => (leases ? leases.owns(accountId) && (await leases.take(accountId)) : true));
-      if (this.writer.deferred) await this.replayLoggedTicks(loaded);
-    });
+    const wanted = async (accountId: number) => (leases ? leases.owns(accountId) && (await leases.take(accountId)) : true);
+    await this.run(() => this.load(wanted, undefined, this.writer.deferred !== undefined));
     this.timerCheck = setInterval(() => {
       const now = this.ports.clock();
       this.enqueueDueTimers(now);
@@ -250,9 +248,7 @@ export class Engine {
   /** Loads the running automations of accounts this engine just took, in one read. */
   loadAccounts(accountIds: readonly number[]): Promise<void> {
     const wanted = new Set(accountIds);
-    return this.run(async () => {
-      await this.load(async (candidate) => wanted.has(candidate) && (this.ports.leases?.owns(candidate) ?? true), accountIds);
-    });
+    return this.run(() => this.load(async (candidate) => wanted.has(candidate) && (this.ports.leases?.owns(candidate) ?? true), accountIds));
   }
 
   /**
@@ -263,7 +259,8 @@ export class Engine {
     return this.run(async () => this.forgetAccount(accountId));
   }
 
-  private async load(wanted: (accountId: number) => Promise<boolean>, only?: readonly number[]): Promise<StoredAutomation[]> {
+  /** `replayLog`: first steps the loaded automations on the ticks logged for their unstored changes. */
+  private async load(wanted: (accountId: number) => Promise<boolean>, only?: readonly number[], replayLog = false): Promise<void> {
     const { automations, liveOrders } = await this.ports.store.loadRunning(only);
     const accounts = new Map<number, boolean>();
     for (const accountId of new Set(automations.map((a) => a.accountId))) accounts.set(accountId, await wanted(accountId));
@@ -272,9 +269,10 @@ export class Engine {
     for (const stored of automations) {
       if (accounts.get(stored.accountId) && !this.running.has(stored.id)) await this.resume(stored);
     }
+    // Before anything that came after the restart: the logged ticks came before it.
+    if (replayLog) await this.replayLoggedTicks(automations);
     await this.executor.reconcile(fresh, this.batchClock());
     await this.drain();
-    return automations.filter((stored) => accounts.get(stored.accountId));
   }
 
   private forgetAccount(accountId: number): void {

@@ -30,32 +30,9 @@ export function diffJson(base: unknown, next: unknown): StateChange[] {
   return out;
 }
 
-/**
- * diffJson's changes appended to `out`, their paths under `path`. `path` is one stack for the whole
- * walk, copied only into a change: most nodes differ in nothing.
- */
+/** diffJson's changes appended to `out`, their paths under `path`. */
 export function diffInto(base: unknown, next: unknown, path: Array<string | number>, out: StateChange[]): void {
-  if (base === next) return;
-  if (Array.isArray(base) && Array.isArray(next) && base.length === next.length) {
-    for (let index = 0; index < next.length; index += 1) {
-      path.push(index);
-      diffInto(base[index], next[index], path, out);
-      path.pop();
-    }
-  } else if (isObject(base) && isObject(next)) {
-    for (const key in next) {
-      if (!Object.hasOwn(next, key) || next[key] === undefined) continue;
-      path.push(key);
-      if (own(base, key) === undefined) out.push([[...path], next[key]]);
-      else diffInto(base[key], next[key], path, out);
-      path.pop();
-    }
-    for (const key in base) {
-      if (Object.hasOwn(base, key) && base[key] !== undefined && own(next, key) === undefined) out.push([[...path, key]]);
-    }
-  } else if (typeof base !== 'object' || typeof next !== 'object' || JSON.stringify(base) !== JSON.stringify(next)) {
-    out.push([[...path], next]);
-  }
+  diffParts(base, next, path, out, (part) => part);
 }
 
 export function packChanges(changes: readonly StateChange[]): PackedChanges {
@@ -144,8 +121,10 @@ type Snapshot =
 export class StateSnapshots {
   private readonly stored = new Map<number, Snapshot>();
 
-  /** What to store for this state: the whole state (a new snapshot) or the changes since the last. */
-  /** `timers` is JSON made for this call (it is kept). */
+  /**
+   * What to store for this state: the whole state (a new snapshot) or the changes since the last.
+   * `timers` is JSON made for this call (it is kept).
+   */
   encode(id: number, state: unknown, timers: unknown, kind: StateEncoding): { state: unknown } | { changes: PackedChanges } {
     const last = this.stored.get(id);
     if (last !== undefined) {
@@ -176,7 +155,8 @@ export class StateSnapshots {
 
 /**
  * What differs between the JSON of two states, found on the states: the changes diffJson would
- * find between `partJson(base)` and `partJson(next)`, each value as `partJson` encodes it.
+ * find between `partJson(base)` and `partJson(next)`, each value as `partJson` encodes it. `path`
+ * is one stack for the whole walk, copied only into a change: most parts differ in nothing.
  */
 export function diffParts(
   base: unknown,
@@ -220,8 +200,4 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** A key's own value: JSON keys such as `__proto__` must not reach the prototype. */
 function own(object: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(object, key) ? object[key] : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
