@@ -5,7 +5,6 @@
  * totals equal the exchange's, and each balance equals the starting balance plus its fills.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { dec, ZERO, type Decimal } from '../../src/shared/decimal.ts';
 import { openPglite } from '../../src/store/pglite-database.ts';
 import { ProcessClient, type ProcessKey } from '../support/process-client.ts';
-import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
+import { serverEnv, TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
 
 const STARTING = { USDT: '10000', BTC: '0.1', ETH: '2' } as const;
 
@@ -30,14 +29,7 @@ function pricePath(count: number): Array<{ pair: string; price: string }> {
 describe('a server killed with SIGKILL while bots trade', { concurrency: 1, timeout: 300_000 }, () => {
   const processes = new TradeloopProcesses();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-crash-'));
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: '0',
-    PAPER_FEED: 'manual',
-    LOG_LEVEL: 'info',
-    RATE_LIMIT_PER_MINUTE: '0',
-    TRADELOOP_MASTER_KEY: randomBytes(32).toString('hex'),
-  };
+  const env = serverEnv(dataDir);
   const path_ = pricePath(240);
   /** Where the second kill lands, during a burst: after the first kill and its replay. */
   const BURST_AT = 200;

@@ -5,7 +5,6 @@
  * once, with the same delivery id.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,22 +12,14 @@ import { after, before, describe, it } from 'node:test';
 import { openPglite } from '../../src/store/pglite-database.ts';
 import { LoopbackReceiver } from '../support/loopback-receiver.ts';
 import { ProcessClient } from '../support/process-client.ts';
-import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
+import { serverEnv, TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
 import { botBody } from '../scenarios/dca-support.ts';
 
 describe('a server killed between a notification’s commit and its delivery', { concurrency: 1, timeout: 300_000 }, () => {
   const processes = new TradeloopProcesses();
   const receiver = new LoopbackReceiver();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-notify-crash-'));
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: '0',
-    PAPER_FEED: 'manual',
-    PAPER_SLIPPAGE_BPS: '0',
-    LOG_LEVEL: 'info',
-    RATE_LIMIT_PER_MINUTE: '0',
-    TRADELOOP_MASTER_KEY: randomBytes(32).toString('hex'),
-  };
+  const env = serverEnv(dataDir, { PAPER_SLIPPAGE_BPS: '0' });
   let server: RunningServer;
   let receiverUrl: string;
 

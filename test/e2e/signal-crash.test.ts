@@ -5,13 +5,12 @@
  * the kill came before or after the deal was stored, after the restart there is one deal.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { callProcess, type ProcessKey } from '../support/process-client.ts';
-import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
+import { serverEnv, TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
 import { botBody } from '../scenarios/dca-support.ts';
 
 // Between two looks at the bot: asking without a pause only keeps the server from running the signal.
@@ -21,15 +20,7 @@ const client = (port: number, key: ProcessKey) => (method: string, route: string
 describe('a server killed after answering a TradingView signal', { concurrency: 1, timeout: 300_000 }, () => {
   const processes = new TradeloopProcesses();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-signal-crash-'));
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: '0',
-    PAPER_FEED: 'manual',
-    PAPER_SLIPPAGE_BPS: '0',
-    LOG_LEVEL: 'info',
-    RATE_LIMIT_PER_MINUTE: '0',
-    TRADELOOP_MASTER_KEY: randomBytes(32).toString('hex'),
-  };
+  const env = serverEnv(dataDir, { PAPER_SLIPPAGE_BPS: '0' });
 
   let server: RunningServer;
 

@@ -1,5 +1,6 @@
 /** Runs bin/tradeloop.js as child processes, with an environment that holds only what a test sets. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,6 +29,22 @@ export interface RunningServer {
   stop(signal: NodeJS.Signals): Promise<number | null>;
   /** Sends `signal` the moment the output shows `text` (from the chunk that brings it, no polling). */
   stopOn(text: string, signal: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * A server of its own for a test that kills it: its data directory, any free port, ticks posted
+ * through the API (the manual paper feed), no rate limit, a master key of its own.
+ */
+export function serverEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    PAPER_FEED: 'manual',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: '0',
+    TRADELOOP_MASTER_KEY: randomBytes(32).toString('hex'),
+    ...extra,
+  };
 }
 
 /** One per suite: `killAll` in an after hook ends whatever a failed or timed-out test left running. */

@@ -8,16 +8,18 @@ import { gridBotKind } from './grid-bot.kind.ts';
 const roundTrip = (state: Parameters<typeof gridBotKind.toJson>[0]) =>
   gridBotKind.fromJson(JSON.parse(JSON.stringify(gridBotKind.toJson(state))));
 
+/** A grid that trails up, grows down and stops at 90: every part of its state moves. */
+const moving = {
+  orderCurrencyType: 'quote',
+  quantityPerGrid: dec(100),
+  trailingUpEnabled: true,
+  lowerStopLoss: { enabled: true, price: dec(90), action: 'stop_bot_and_sell' },
+  expansionDown: { enabled: true, stopPrice: dec(50) },
+} as const;
+
 describe('grid bot kind', () => {
   it('finds on its states what differs between their JSON, over fills, trailing, growth and a stop', () => {
-    const config = gridConfig({
-      orderCurrencyType: 'quote',
-      quantityPerGrid: dec(100),
-      trailingUpEnabled: true,
-      lowerStopLoss: { enabled: true, price: dec(90), action: 'stop_bot_and_sell' },
-      expansionDown: { enabled: true, stopPrice: dec(50) },
-    });
-    const h = new GridHarness(config, 131).start();
+    const h = new GridHarness(gridConfig(moving), 131).start();
     const states = [h.state];
     for (const price of [119, 141, 150, 128, 133, 104, 96, 89]) states.push(h.moveTo(price).state);
     const stored = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
@@ -33,15 +35,7 @@ describe('grid bot kind', () => {
   });
 
   it('stores and restores a running grid exactly', () => {
-    const config = gridConfig({
-      orderCurrencyType: 'quote',
-      quantityPerGrid: dec(100),
-      trailingUpEnabled: true,
-      lowerStopLoss: { enabled: true, price: dec(90), action: 'stop_bot_and_sell' },
-      expansionDown: { enabled: true, stopPrice: dec(50) },
-      maxActiveBuyLines: 3,
-      note: 'n',
-    });
+    const config = gridConfig({ ...moving, maxActiveBuyLines: 3, note: 'n' });
     const h = new GridHarness(config, 131).start().moveTo(119).moveTo(141).moveTo(150);
     h.state.lines[0] = { ...h.state.lines[0]!, partial: { amount: dec('0.1'), quote: dec(11), feeBase: dec('0.0001'), feeQuote: dec(0) } };
     const restored = roundTrip(h.state);
