@@ -1,8 +1,9 @@
 /**
- * Replays, for one paper account an engine just took, the ticks the account missed because its
- * last holder stopped further back in the tick log than this engine had got: a private paper venue
- * and engine that run that account alone, from its stored state, write through the same fenced
- * stores and are then thrown away; the engine's own venue and automations load the result.
+ * Replays, for paper accounts an engine just took, the ticks they missed because their last holder
+ * stopped further back in the tick log than this engine had got: a private paper venue and engine
+ * that run those accounts alone (all those left at the same tick together: a takeover brings
+ * hundreds), from their stored state, write through the same fenced stores and are then thrown
+ * away; the engine's own venue and automations load the result.
  * Their prices are the replayed ticks', so orders are placed and filled as they were then.
  */
 import type { Logger } from 'pino';
@@ -30,13 +31,14 @@ export interface CatchUpDeps {
   writeRecords(engine: Engine): void;
 }
 
-export function catchUpAccount(deps: CatchUpDeps) {
-  return async (accountId: number, missed: readonly MarketTick[]): Promise<void> => {
+export function catchUpAccounts(deps: CatchUpDeps) {
+  return async (accountIds: readonly number[], missed: readonly MarketTick[]): Promise<void> => {
     const { leasing } = deps;
-    const only = (id: number) => id === accountId && leasing.leases.owns(id);
+    const these = new Set(accountIds);
+    const only = (id: number) => these.has(id) && leasing.leases.owns(id);
     const paper = paperTrading(deps.config.paper, deps.db, deps.connector, deps.logger, new CandleBook(), new ManualFeed(), {
       ownership: { owns: only },
-      fence: paperFence(leasing.identity.id, () => new Map([...leasing.leases.epochs()].filter(([id]) => id === accountId))),
+      fence: paperFence(leasing.identity.id, () => new Map([...leasing.leases.epochs()].filter(([id]) => these.has(id)))),
     });
     const engine = new Engine({
       store: new SqlEngineRepository(deps.db, leasing.guard),

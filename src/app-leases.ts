@@ -2,7 +2,7 @@
  * Composition of the account leases of an engine that shares a PostgreSQL database with others:
  * its identity in the registry, the heartbeat, the batch guard, and the takeover of accounts no
  * live engine holds (after a crash, a hand-back, or for an account nobody ran yet). An engine takes
- * an unowned account only while no live engine holds fewer, so accounts spread evenly.
+ * unowned accounts up to its even share among the live engines, so accounts spread evenly.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -27,6 +27,15 @@ export interface EngineLeasing {
   stop(handBack?: (release: (tx: Sql) => Promise<void>) => Promise<void>): Promise<void>;
 }
 
+/** How many accounts an engine takes between two reads of the engines' loads. */
+const SHARE_REREAD = 25;
+
+/** One live engine's part of the held and still unowned accounts, rounded up. */
+function evenShare(loads: ReadonlyMap<string, number>, unowned: number): number {
+  const held = [...loads.values()].reduce((sum, count) => sum + count, 0);
+  return Math.ceil((held + unowned) / Math.max(1, loads.size));
+}
+
 export function engineLeasing(db: Database, leaseSeconds: number, role: string, logger: Logger, onLost: (accountId: number) => void): EngineLeasing {
   const store = new SqlLeaseStore(db);
   const leaseMs = leaseSeconds * 1000;
@@ -36,11 +45,16 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
   let timer: NodeJS.Timeout | undefined;
   let beating: Promise<void> | undefined;
 
+  // An engine takes unowned accounts up to its even share of all the running ones among the live
+  // engines (read again now and then, as engines come and go). Taking one only while no engine
+  // held fewer made engines started together take turns, one or two accounts per heartbeat each:
+  // minutes for a thousand accounts.
   const takeUnowned = async (load: (accountId: number) => Promise<void>) => {
-    for (const accountId of await store.unowned()) {
-      const loads = await store.loads(leaseMs);
-      const fewest = Math.min(...loads.values());
-      if (leases.accountIds().length > fewest) return;
+    const unowned = await store.unowned();
+    let share = 0;
+    for (const [index, accountId] of unowned.entries()) {
+      if (index % SHARE_REREAD === 0) share = evenShare(await store.loads(leaseMs), unowned.length - index);
+      if (leases.accountIds().length >= share) return;
       if (await leases.take(accountId)) await load(accountId);
     }
   };

@@ -36,7 +36,7 @@ export interface SharedTickPorts {
   apply(tick: MarketTick): Promise<{ fills: number; changed: boolean }>;
   load(accountIds: readonly number[]): Promise<void>;
   holds(accountId: number): boolean;
-  catchUp(accountId: number, ticks: MarketTick[]): Promise<void>;
+  catchUp(accountIds: readonly number[], ticks: MarketTick[]): Promise<void>;
 }
 
 export function sharedTicks(ports: SharedTickPorts): SharedTicks {
@@ -53,7 +53,7 @@ export function sharedTicks(ports: SharedTickPorts): SharedTicks {
         },
         holds: ports.holds,
         running: () => [...loaded],
-        catchUp: (accountId, ticks) => ports.catchUp(accountId, ticks.map((logged) => logged.tick)),
+        catchUp: (accountIds, ticks) => ports.catchUp(accountIds, ticks.map((logged) => logged.tick)),
         logger: ports.logger,
         listen: (wake) => ports.db.listen!(TICKS_CHANNEL, { onNotify: wake, onResumed: wake }),
       })

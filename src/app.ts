@@ -58,7 +58,7 @@ import { NotificationTargetsService } from './notifications/targets.service.ts';
 import { SqlNotificationsRepository } from './store/notifications.repository.ts';
 import { answerHeaders, engineCommands, type EngineCommands } from './app-commands.ts';
 import { sharedTicks, type SharedTicks } from './app-ticks.ts';
-import { catchUpAccount } from './app-catch-up.ts';
+import { catchUpAccounts } from './app-catch-up.ts';
 import type { EngineLeases } from './engine/engine.ts';
 
 export { createLogger };
@@ -192,7 +192,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
             },
             load: (accountIds) => runTaken(accountIds),
             holds: (accountId) => leasing.leases.owns(accountId),
-            catchUp: catchUpAccount({ config, db, connector, logger, leasing, clock: options.now ?? (() => new Date()), writeRecords }),
+            catchUp: catchUpAccounts({ config, db, connector, logger, leasing, clock: options.now ?? (() => new Date()), writeRecords }),
           })
         : undefined;
     // A taken account's paper state is read as its last holder stored it, then its automations.

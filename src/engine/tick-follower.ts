@@ -40,8 +40,8 @@ export interface TickFollowerPorts {
   holds(accountId: number): boolean;
   /** The accounts running here (loaded), whose position is this engine's. */
   running(): readonly number[];
-  /** Applies `ticks` to the account alone, from its stored state. */
-  catchUp(accountId: number, ticks: LoggedTick[]): Promise<void>;
+  /** Applies `ticks` to these accounts alone, from their stored state. */
+  catchUp(accountIds: readonly number[], ticks: LoggedTick[]): Promise<void>;
   logger: { info(o: object, m: string): void; warn(o: object, m: string): void };
   /** Subscribes to new-tick notifications; answers the unsubscribe. */
   listen(wake: () => void): Promise<() => Promise<void>>;
@@ -189,15 +189,18 @@ export class TickFollower {
   /** Loads the taken accounts this engine has reached, all in one go (a takeover brings many). */
   private async loadWaiting(): Promise<void> {
     const due: number[] = [];
+    /** Accounts left behind, by the tick they were left at: each group is replayed together. */
+    const behind = new Map<number, number[]>();
     for (const [accountId, at] of this.waiting) {
       if (at > this.position) continue;
       this.waiting.delete(accountId);
       if (!this.ports.holds(accountId)) continue;
-      if (at < this.position) {
-        await this.ports.catchUp(accountId, await this.ports.log.between(at, this.position));
-        this.ports.logger.info({ accountId, from: at, to: this.position }, 'engine replayed the ticks an account missed since its last holder stopped');
-      }
+      if (at < this.position) behind.set(at, [...(behind.get(at) ?? []), accountId]);
       due.push(accountId);
+    }
+    for (const [at, accountIds] of behind) {
+      await this.ports.catchUp(accountIds, await this.ports.log.between(at, this.position));
+      this.ports.logger.info({ accountIds, from: at, to: this.position }, 'engine replayed the ticks accounts missed since their last holder stopped');
     }
     if (due.length === 0) return;
     await this.ports.load(due);
