@@ -43,7 +43,6 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
   const leases = new AccountLeases({ store, engineId: identity.id, leaseMs, logger, onLost });
   const heartbeatMs = Math.max(100, Math.floor(leaseMs / 3));
   let timer: NodeJS.Timeout | undefined;
-  let beating: Promise<void> | undefined;
 
   // An engine takes unowned accounts up to its even share of all the running ones among the live
   // engines (read again now and then, as engines come and go). Taking one only while no engine
@@ -58,14 +57,18 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
       if (await leases.take(accountId)) await load(accountId);
     }
   };
-  const beat = async (load: (accountId: number) => Promise<void>) => {
-    await leases.renew();
-    if (role === 'api') return;
-    try {
-      await takeUnowned(load);
-    } catch (error) {
-      logger.warn({ err: error }, 'taking unowned accounts failed; tried again at the next heartbeat');
-    }
+  // Renewing never waits for taking: taking hundreds of accounts outlasts a lease, and leases not
+  // renewed meanwhile would expire under the engine (another would take them).
+  let taking: Promise<void> | undefined;
+  const take = (load: (accountId: number) => Promise<void>) => {
+    taking ??= takeUnowned(load)
+      .catch((error: unknown) => logger.warn({ err: error }, 'taking unowned accounts failed; tried again at the next heartbeat'))
+      .finally(() => (taking = undefined));
+    return taking;
+  };
+  const beat = (load: (accountId: number) => Promise<void>) => {
+    void leases.renew();
+    if (role !== 'api') void take(load);
   };
 
   return {
@@ -76,16 +79,17 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
     start: async (load) => {
       await store.register(identity);
       logger.info({ engineId: identity.id, leaseSeconds }, 'engine registered');
-      // Accounts nobody holds are taken now, as evenly as at each heartbeat.
-      if (role !== 'api') await takeUnowned(load);
-      timer = setInterval(() => {
-        beating ??= beat(load).finally(() => (beating = undefined));
-      }, heartbeatMs);
+      timer = setInterval(() => beat(load), heartbeatMs);
       timer.unref();
+      // Accounts nobody holds are taken now, as evenly as at each heartbeat.
+      if (role !== 'api') await take(load);
     },
     stop: async (handBack) => {
       clearInterval(timer);
-      await beating;
+      await taking;
+      // A renewal still running would find the leases handed back and call them lost: renew()
+      // joins the one in flight (or renews once more) before the hand-back.
+      await leases.renew();
       if (handBack) await leases.handBack(() => handBack((tx) => handBackIn(tx, identity.id)));
       else await leases.handBack();
     },
