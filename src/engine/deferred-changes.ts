@@ -4,9 +4,10 @@
  * wrote. A batch whose steps on ticks only moved such states (kinds with `replaysTicks`: nothing
  * ordered, logged or recorded) stores one row instead: its ticks and the automations they moved.
  * Those automations are stored once their first unstored change is `delayMs` old (half that for
- * some, to spread them), when a step of theirs does anything else, or when the engine stops; until then a restart steps them again on
- * the logged ticks from the state they stored (`Engine.replayLoggedTicks`), which gives the same
- * states since their steps read nothing but the state, the tick and the clock.
+ * some, to spread them), when a step of theirs does anything else, or when the engine stops. Until
+ * then a restart steps them again on the logged ticks from the state they stored
+ * (`Engine.replayLoggedTicks`), which gives the same states: their steps read nothing but the
+ * state, the tick and the clock.
  *
  * Each stored state carries the last logged batch it has seen (`tickSeq`), so a replay steps an
  * automation only on the batches that came after its stored state.
@@ -33,7 +34,7 @@ export class DeferredChanges {
   private storeAll = false;
 
   constructor(
-    readonly delayMs: number,
+    private readonly delayMs: number,
     private readonly perBatch: number,
   ) {}
 
