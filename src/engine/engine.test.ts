@@ -79,7 +79,7 @@ interface Process {
 }
 
 /** One server process over the shared database: a fresh venue and engine, state loaded from storage. */
-async function startProcess(db: Database, wrap: (exchange: Exchange) => Exchange = (e) => e, storeThroughEngine = false): Promise<Process> {
+async function startProcess(db: Database, wrap: (exchange: Exchange) => Exchange = (e) => e, storeThroughEngine = false, minute = 30): Promise<Process> {
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
   const records: Process['records'] = [];
   const companion = storeThroughEngine ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion() }) : undefined;
@@ -88,7 +88,7 @@ async function startProcess(db: Database, wrap: (exchange: Exchange) => Exchange
     ...(companion ? { companion } : {}),
     exchangeFor: async (accountId) => wrap(await paper.exchange(accountId)),
     batchOrders: (work) => paper.batch(work),
-    clock: () => at(30),
+    clock: () => at(minute),
     logger: { warn: () => {}, error: (object) => assert.fail(JSON.stringify(object)) },
     kinds: [dipKind],
   });
@@ -270,6 +270,25 @@ describe(Engine.name, () => {
     assert.ok(second.records.some((r) => r.automationId === created.id));
     const orders = await second.engine.orders(created.id);
     assert.deepEqual(orders.map((o) => o.status), ['filled', 'filled']);
+    await second.paper.stop();
+    await second.engine.stop();
+  });
+
+  it('after a restart, stores nothing again for orders the exchange shows as journaled', async () => {
+    const first = await startProcess(db);
+    const accountId = await newAccount(first);
+    await move(first, '60000', 0);
+    const created = await start(first, accountId);
+    await move(first, '49000', 1);
+    const journaled = () =>
+      db.query<{ id: string; status: string; updated_at: Date }>('SELECT id, status, updated_at FROM engine_orders WHERE automation_id = $1 ORDER BY id', [created.id]);
+    const before = await journaled();
+    assert.deepEqual(before.map((row) => row.status), ['filled', 'open']);
+
+    // A later clock: a row stored again would carry it.
+    const second = await startProcess(db, undefined, false, 40);
+    await second.engine.settled();
+    assert.deepEqual(await journaled(), before);
     await second.paper.stop();
     await second.engine.stop();
   });

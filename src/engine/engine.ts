@@ -480,7 +480,7 @@ export class Engine {
     } else if (item.type === 'order') {
       const { order, fill } = item.update;
       const entry = this.journal.find(item.accountId, order.clientOrderId);
-      if (!entry) return;
+      if (!entry || (!fill && !this.journal.changedBy(entry, order))) return;
       const inputs = this.journal.apply(entry, order, fill, at);
       this.writer.noteOrder(entry);
       const live = this.running.get(entry.automationId);
