@@ -198,6 +198,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     // A taken account's paper state is read as its last holder stored it, then its automations.
     const runTaken = async (accountIds: readonly number[]) => {
       for (const accountId of accountIds) await paper.drop(accountId);
+      await paper.readAccounts(accountIds);
       await engine.loadAccounts(accountIds);
     };
     /** Runs an account this engine just took, once the tick log allows (app-ticks.ts). */

@@ -161,6 +161,22 @@ export class PaperTrading {
     return stored && this.restore(stored);
   }
 
+  /**
+   * Reads the state of accounts this engine just took, together: read one by one on first use,
+   * through this exchange's one queue, they made a takeover of 450 accounts take 15 s.
+   */
+  readAccounts(accountIds: readonly number[]): Promise<void> {
+    const store = this.store;
+    if (!this.ownership || !store.loadAccounts || accountIds.length < 2) return Promise.resolve();
+    return this.serialized(async () => {
+      for (const stored of await store.loadAccounts!(accountIds)) {
+        this.venue.dropAccount(stored.accountId);
+        this.venueAccounts.delete(stored.accountId);
+        this.restore(stored);
+      }
+    });
+  }
+
   /** Forgets an account this engine no longer holds (lost, handed back); it is read afresh when used. */
   drop(accountId: number): Promise<void> {
     return this.serialized(async () => {

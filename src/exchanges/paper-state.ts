@@ -51,6 +51,8 @@ export interface PaperStateStore {
   load(): Promise<StoredPaperState>;
   /** One account as stored (for an engine that takes it, or reads it while another runs it). */
   loadAccount?(accountId: number): Promise<StoredPaperAccount | undefined>;
+  /** The stored accounts among these, read together (those holding nothing are left out). */
+  loadAccounts?(accountIds: readonly number[]): Promise<StoredPaperAccount[]>;
   /** Reserves a block of order ids no other venue on the database uses. */
   reserveIds?(): Promise<{ from: number; to: number }>;
   saveFees(accountId: number, fees: PaperFees): Promise<void>;

@@ -87,25 +87,43 @@ export class SqlPaperRepository implements PaperStateStore {
   }
 
   async loadAccount(accountId: number): Promise<StoredPaperAccount | undefined> {
-    const balances = await this.db.query<{ currency: string; free: string; locked: string }>(
-      'SELECT currency, free::text, locked::text FROM paper_balances WHERE account_id = $1 ORDER BY currency',
-      [accountId],
+    return (await this.loadAccounts([accountId]))[0];
+  }
+
+  /** The stored accounts among these (those holding nothing are left out), in three reads for all. */
+  async loadAccounts(accountIds: readonly number[]): Promise<StoredPaperAccount[]> {
+    const ids = [...accountIds];
+    const balances = await this.db.query<{ account_id: number; currency: string; free: string; locked: string }>(
+      'SELECT account_id, currency, free::text, locked::text FROM paper_balances WHERE account_id = ANY($1::bigint[]) ORDER BY account_id, currency',
+      [ids],
     );
-    const orders = await this.db.query<OrderRow>(
-      `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = $1 AND o.status = 'open'
-       UNION ALL ${JOURNALED_ORDERS} AND o.live AND o.status = 'open' AND o.account_id = $1`,
-      [accountId],
+    const orders = await this.db.query<OrderRow & { account_id: number }>(
+      `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = ANY($1::bigint[]) AND o.status = 'open'
+       UNION ALL ${JOURNALED_ORDERS} AND o.live AND o.status = 'open' AND o.account_id = ANY($1::bigint[])`,
+      [ids],
     );
     orders.sort(bySequence);
-    const [fees] = await this.db.query<{ maker: string; taker: string }>('SELECT maker::text, taker::text FROM paper_fees WHERE account_id = $1', [accountId]);
-    if (balances.length === 0 && orders.length === 0) return undefined;
-    return {
-      accountId,
-      balances: balances.map((b) => ({ currency: b.currency, free: dec(b.free), locked: dec(b.locked) })),
-      openOrders: orders.map(toOrder),
-      journaled: orders.filter((row) => row.journaled).map((row) => row.id),
-      ...(fees ? { fees: { maker: dec(fees.maker), taker: dec(fees.taker) } } : {}),
+    const fees = await this.db.query<{ account_id: number; maker: string; taker: string }>(
+      'SELECT account_id, maker::text, taker::text FROM paper_fees WHERE account_id = ANY($1::bigint[])',
+      [ids],
+    );
+    const accounts = new Map<number, StoredPaperAccount & { journaled: string[] }>();
+    const entry = (accountId: number) => {
+      let found = accounts.get(accountId);
+      if (!found) accounts.set(accountId, (found = { accountId, balances: [], openOrders: [], journaled: [] }));
+      return found;
     };
+    for (const b of balances) entry(Number(b.account_id)).balances.push({ currency: b.currency, free: dec(b.free), locked: dec(b.locked) });
+    for (const row of orders) {
+      const account = entry(Number(row.account_id));
+      account.openOrders.push(toOrder(row));
+      if (row.journaled) account.journaled.push(row.id);
+    }
+    for (const row of fees) {
+      const account = accounts.get(Number(row.account_id));
+      if (account) account.fees = { maker: dec(row.maker), taker: dec(row.taker) };
+    }
+    return [...accounts.values()];
   }
 
   async writeIn(tx: Sql, changes: PaperChanges): Promise<void> {
