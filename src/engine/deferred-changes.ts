@@ -22,7 +22,8 @@ const PRUNE_EVERY = 64;
 export class DeferredChanges {
   /** The last logged batch; every state stored from now on has seen it. */
   position = 0;
-  private ticks: LoggedTick[] = [];
+  /** This batch's ticks, made into log rows only when a quiet step needs them logged. */
+  private ticks: Array<[source: string, ticker: Ticker]> = [];
   /** Automations this batch stepped on ticks alone with nothing but a state change. */
   private readonly quiet = new Set<number>();
   /** Automations this batch stepped otherwise: stored with the batch. */
@@ -46,8 +47,7 @@ export class DeferredChanges {
   }
 
   noteTick(source: string, ticker: Ticker): void {
-    const { pair, last, bid, ask, at } = ticker;
-    this.ticks.push([source, pair, last.toFixed(), bid.toFixed(), ask.toFixed(), at.toISOString()]);
+    this.ticks.push([source, ticker]);
   }
 
   noteStep(id: number, quiet: boolean): void {
@@ -91,7 +91,7 @@ export class DeferredChanges {
     const quiet = [...this.quiet].filter((id) => dirty.has(id));
     if (quiet.length > 0 && !this.storeAll) {
       this.position = nextId();
-      log.ticks = { seq: this.position, at, ticks: this.ticks, ids: quiet };
+      log.ticks = { seq: this.position, at, ticks: this.ticks.map(logged), ids: quiet };
       for (const id of quiet) {
         if (!this.waiting.has(id)) this.waiting.set(id, { live: dirty.get(id)!, since: now, seq: this.position });
         dirty.delete(id);
@@ -130,4 +130,8 @@ export class DeferredChanges {
     for (const entry of this.waiting.values()) return entry.seq;
     return this.position + 1;
   }
+}
+
+function logged([source, { pair, last, bid, ask, at }]: [string, Ticker]): LoggedTick {
+  return [source, pair, last.toFixed(), bid.toFixed(), ask.toFixed(), at.toISOString()];
 }

@@ -167,7 +167,7 @@ export class PaperTrading {
    */
   readAccounts(accountIds: readonly number[]): Promise<void> {
     const store = this.store;
-    if (!this.ownership || !store.loadAccounts || accountIds.length < 2) return Promise.resolve();
+    if (!this.ownership || !store.loadAccounts) return Promise.resolve();
     return this.serialized(async () => {
       for (const stored of await store.loadAccounts!(accountIds)) {
         this.venue.dropAccount(stored.accountId);
