@@ -134,7 +134,7 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     // Only an account an engine runs has its position moved on: this tick shows every one runs.
     const log = new SqlTickLog(db);
     const warmUp = await log.append(first.map((tick) => ({ ...tick, at: new Date(tick.at.getTime() + 1) })));
-    await until('the engines run every account', async () => (await count(db, `SELECT count(*) FROM account_leases WHERE tick_seq >= ${warmUp}`)) === accounts);
+    await until('the engines run every account', async () => (await count(db, `SELECT count(*) FROM account_positions WHERE tick_seq >= ${warmUp}`)) === accounts);
     const spread = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM account_leases WHERE engine_id IS NOT NULL GROUP BY engine_id ORDER BY 1");
     console.log(`    accounts per engine: ${spread.map((row) => row.n).join(' + ')}`);
 
@@ -160,7 +160,7 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
       const heldMs = performance.now() - killedAt;
       const probe = await log.append([{ ...batches.at(-1)![0]!, at: new Date() }]);
       await until('the survivor applied a new tick to every account', async () =>
-        (await count(db, `SELECT count(*) FROM account_leases l JOIN engines e ON e.id = l.engine_id WHERE e.pid = ${survivorOf.pid} AND l.tick_seq >= ${probe}`)) === accounts,
+        (await count(db, `SELECT count(*) FROM account_positions p JOIN engines e ON e.id = p.engine_id WHERE e.pid = ${survivorOf.pid} AND p.tick_seq >= ${probe}`)) === accounts,
       );
       result.takeover = { heldMs, runningMs: performance.now() - killedAt };
     }

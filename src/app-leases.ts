@@ -20,15 +20,18 @@ export interface EngineLeasing {
   registry: EngineRegistry;
   /**
    * Registers the engine, then renews (and, unless its role is api, takes accounts) on every
-   * heartbeat; `load` runs a taken account (see app.ts: when the tick log allows).
+   * heartbeat; `load` runs taken accounts (see app.ts: when the tick log allows).
    */
-  start(load: (accountId: number) => Promise<void>): Promise<void>;
+  start(load: (accountIds: readonly number[]) => Promise<void>): Promise<void>;
   /** Stops the heartbeat and hands every account back, through `handBack` when given (the tick log's). */
   stop(handBack?: (release: (tx: Sql) => Promise<void>) => Promise<void>): Promise<void>;
 }
 
-/** How many accounts an engine takes between two reads of the engines' loads. */
+/** How many accounts an engine takes in one statement, between two reads of the engines' loads. */
 const SHARE_REREAD = 25;
+
+/** How long after a lease's expiry (on the database's clock) an engine looks for it. */
+const EXPIRY_MARGIN_MS = 20;
 
 /** One live engine's part of the held and still unowned accounts, rounded up. */
 function evenShare(loads: ReadonlyMap<string, number>, unowned: number): number {
@@ -48,25 +51,43 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
   // engines (read again now and then, as engines come and go). Taking one only while no engine
   // held fewer made engines started together take turns, one or two accounts per heartbeat each:
   // minutes for a thousand accounts.
-  const takeUnowned = async (load: (accountId: number) => Promise<void>) => {
-    const unowned = await store.unowned();
-    let share = 0;
-    for (const [index, accountId] of unowned.entries()) {
-      if (index % SHARE_REREAD === 0) share = evenShare(await store.loads(leaseMs), unowned.length - index);
-      if (leases.accountIds().length >= share) return;
-      if (await leases.take(accountId)) await load(accountId);
+  const takeUnowned = async (load: (accountIds: readonly number[]) => Promise<void>) => {
+    const unowned = (await store.unowned()).filter((accountId) => !leases.owns(accountId));
+    for (let index = 0; index < unowned.length; ) {
+      const room = evenShare(await store.loads(leaseMs), unowned.length - index) - leases.accountIds().length;
+      if (room <= 0) break;
+      const chunk = unowned.slice(index, index + Math.min(room, SHARE_REREAD));
+      index += chunk.length;
+      const taken = await leases.takeAll(chunk);
+      if (taken.length > 0) await load(taken);
     }
+    await wakeAtExpiry(load);
+  };
+  // Live engines renew every heartbeat, so their leases expire two or more heartbeats ahead. A
+  // lease expiring before the next heartbeat is one its holder stopped renewing (it crashed or
+  // froze): this engine looks again the moment it expires instead of up to a heartbeat later.
+  let wake: NodeJS.Timeout | undefined;
+  let stopping = false;
+  const wakeAtExpiry = async (load: (accountIds: readonly number[]) => Promise<void>) => {
+    if (wake) return;
+    const inMs = await store.nextForeignExpiry(identity.id, heartbeatMs);
+    if (inMs === undefined || stopping) return;
+    wake = setTimeout(() => {
+      wake = undefined;
+      void take(load);
+    }, inMs + EXPIRY_MARGIN_MS);
+    wake.unref();
   };
   // Renewing never waits for taking: taking hundreds of accounts outlasts a lease, and leases not
   // renewed meanwhile would expire under the engine (another would take them).
   let taking: Promise<void> | undefined;
-  const take = (load: (accountId: number) => Promise<void>) => {
+  const take = (load: (accountIds: readonly number[]) => Promise<void>) => {
     taking ??= takeUnowned(load)
       .catch((error: unknown) => logger.warn({ err: error }, 'taking unowned accounts failed; tried again at the next heartbeat'))
       .finally(() => (taking = undefined));
     return taking;
   };
-  const beat = (load: (accountId: number) => Promise<void>) => {
+  const beat = (load: (accountIds: readonly number[]) => Promise<void>) => {
     void leases.renew();
     if (role !== 'api') void take(load);
   };
@@ -85,7 +106,9 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
       if (role !== 'api') await take(load);
     },
     stop: async (handBack) => {
+      stopping = true;
       clearInterval(timer);
+      clearTimeout(wake);
       await taking;
       // A renewal still running would find the leases handed back and call them lost: renew()
       // joins the one in flight (or renews once more) before the hand-back.

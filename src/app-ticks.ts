@@ -15,8 +15,8 @@ const WAIT_POLL_MS = 20;
 export interface SharedTicks {
   /** Absent in a process that runs no engine. */
   follower: TickFollower | undefined;
-  /** Whether an account this engine just took may be loaded now; later, the follower loads it. */
-  ready(accountId: number): Promise<boolean>;
+  /** Which accounts this engine just took may be loaded now; the follower loads the others later. */
+  ready(accountIds: readonly number[]): Promise<number[]>;
   /** Whether a held account runs here already (not waiting for the tick log to reach it). */
   loaded(accountId: number): boolean;
   /** The account was lost or handed back: it is loaded afresh when taken again. */
@@ -60,11 +60,10 @@ export function sharedTicks(ports: SharedTickPorts): SharedTicks {
     : undefined;
   return {
     follower,
-    ready: async (accountId) => {
-      if (loaded.has(accountId)) return true;
-      if (!follower || !(await follower.ready(accountId))) return false;
-      loaded.add(accountId);
-      return true;
+    ready: async (accountIds) => {
+      const ready = follower ? await follower.ready(accountIds.filter((accountId) => !loaded.has(accountId))) : [];
+      for (const accountId of ready) loaded.add(accountId);
+      return accountIds.filter((accountId) => loaded.has(accountId));
     },
     loaded: (accountId) => loaded.has(accountId),
     forget: (accountId) => void loaded.delete(accountId),

@@ -201,9 +201,10 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       await paper.readAccounts(accountIds);
       await engine.loadAccounts(accountIds);
     };
-    /** Runs an account this engine just took, once the tick log allows (app-ticks.ts). */
-    const loadTaken = async (accountId: number) => {
-      if (!ticks || (await ticks.ready(accountId))) await runTaken([accountId]);
+    /** Runs accounts this engine just took, once the tick log allows (app-ticks.ts). */
+    const loadTaken = async (accountIds: readonly number[]) => {
+      const ready = ticks ? await ticks.ready(accountIds) : accountIds;
+      if (ready.length > 0) await runTaken(ready);
     };
     const engineLeases: EngineLeases | undefined = leasing && runsEngine
       ? {
@@ -215,7 +216,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
             if (!(await leasing.leases.take(accountId))) return false;
             // What this process read of the account while another held it is not its state now.
             if (!had) await paper.drop(accountId);
-            return !ticks || (await ticks.ready(accountId));
+            return !ticks || (await ticks.ready([accountId])).length === 1;
           },
         }
       : undefined;
@@ -256,7 +257,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
                   leases: leasing.leases,
                   takeAccount: async (accountId: number) => {
                     if (!(await leasing.leases.take(accountId))) return false;
-                    await loadTaken(accountId);
+                    await loadTaken([accountId]);
                     return true;
                   },
                 },

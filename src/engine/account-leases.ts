@@ -69,13 +69,24 @@ export class AccountLeases {
 
   /** Takes the account if it is free or its lease expired; answers whether this engine holds it. */
   async take(accountId: number): Promise<boolean> {
-    if (this.held.has(accountId)) return true;
-    const askedAt = this.monotonic();
-    const epoch = await this.ports.store.take(this.ports.engineId, accountId, this.ports.leaseMs);
-    if (epoch === undefined) return false;
-    this.held.set(accountId, { epoch, actUntil: this.deadline(askedAt) });
-    this.ports.logger.info({ accountId, epoch, engineId: this.ports.engineId }, 'engine took an account');
-    return true;
+    return (await this.takeAll([accountId])).length === 1;
+  }
+
+  /**
+   * Takes, in one statement, each account that is free or whose lease expired (a takeover brings
+   * hundreds); answers those of them this engine holds now.
+   */
+  async takeAll(accountIds: readonly number[]): Promise<number[]> {
+    const wanted = accountIds.filter((accountId) => !this.held.has(accountId));
+    if (wanted.length > 0) {
+      const askedAt = this.monotonic();
+      const epochs = await this.ports.store.take(this.ports.engineId, wanted, this.ports.leaseMs);
+      for (const [accountId, epoch] of epochs) {
+        this.held.set(accountId, { epoch, actUntil: this.deadline(askedAt) });
+        this.ports.logger.info({ accountId, epoch, engineId: this.ports.engineId }, 'engine took an account');
+      }
+    }
+    return accountIds.filter((accountId) => this.held.has(accountId));
   }
 
   /** Renews every lease (the caller's heartbeat); a lease the database no longer has for this engine is lost. */

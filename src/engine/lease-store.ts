@@ -20,10 +20,15 @@ export interface LeaseStore {
   register(engine: EngineIdentity): Promise<void>;
   /** Marks the engine seen and renews every lease it still holds; answers those. */
   heartbeat(engineId: string, leaseMs: number): Promise<HeldLease[]>;
-  /** Takes the account if no engine holds it or its holder's lease expired; answers the new epoch. */
-  take(engineId: string, accountId: number, leaseMs: number): Promise<number | undefined>;
+  /**
+   * Takes each account no engine holds or whose holder's lease expired, in one statement; answers
+   * the new epochs of those taken.
+   */
+  take(engineId: string, accountIds: readonly number[], leaseMs: number): Promise<Map<number, number>>;
   /** Accounts with running automations whose lease is free, expired or missing. */
   unowned(): Promise<number[]>;
+  /** Milliseconds until the first lease of another engine expires, if one does within `withinMs`. */
+  nextForeignExpiry(engineId: string, withinMs: number): Promise<number | undefined>;
   /** How many accounts each engine seen within the lease holds now. */
   loads(leaseMs: number): Promise<Map<string, number>>;
   /** Hands back every lease the engine holds and leaves the registry. */

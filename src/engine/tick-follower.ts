@@ -19,7 +19,8 @@ export interface LoggedTick {
 export interface TickLogPort {
   last(): Promise<number>;
   lowestUnheld(): Promise<number | undefined>;
-  accountPosition(accountId: number): Promise<number | undefined>;
+  /** Where each account's last holder left it (accounts never run are absent). */
+  accountPositions(accountIds: readonly number[]): Promise<Map<number, number>>;
   follow(position: number, limit: number, apply: (ticks: LoggedTick[]) => Promise<void>): Promise<number>;
   between(from: number, to: number): Promise<LoggedTick[]>;
   setPosition(engineId: string, position: number, accountIds: readonly number[]): Promise<void>;
@@ -104,16 +105,15 @@ export class TickFollower {
   }
 
   /**
-   * Whether a just-taken account may be loaded now. One left behind this engine's position is
-   * loaded when the engine gets there (answers false meanwhile).
+   * Which of the just-taken accounts may be loaded now: those never run. One left at a position is
+   * loaded when this engine gets there (a takeover's accounts together, see loadWaiting).
    */
-  async ready(accountId: number): Promise<boolean> {
-    if (this.waiting.has(accountId)) return false;
-    const left = await this.ports.log.accountPosition(accountId);
-    if (left === undefined) return true;
-    this.waiting.set(accountId, left);
-    this.poke();
-    return false;
+  async ready(accountIds: readonly number[]): Promise<number[]> {
+    const taken = accountIds.filter((accountId) => !this.waiting.has(accountId));
+    const positions = await this.ports.log.accountPositions(taken);
+    for (const [accountId, left] of positions) this.waiting.set(accountId, left);
+    if (positions.size > 0) this.poke();
+    return taken.filter((accountId) => !positions.has(accountId));
   }
 
   /** Fills this engine's venue made on ticks `from`..`to` (those still remembered). */

@@ -10,6 +10,12 @@ import type { EngineRegistry, EngineView } from '../services/engines.service.ts'
 import type { Database, Sql } from './database.ts';
 import type { PaperFence } from './paper.repository.ts';
 
+/**
+ * The tick-log position an account leaves its engine at (`l`: its lease row): the engine's own
+ * while it ran the account (migration 0077), else the account's.
+ */
+const CARRIED_POSITION = `CASE WHEN l.follows_engine THEN coalesce((SELECT e.tick_seq FROM engines e WHERE e.id = l.engine_id), l.tick_seq) ELSE l.tick_seq END`;
+
 /** Registry rows of engines unseen for this many leases are removed (killed processes). */
 const FORGET_AFTER_LEASES = 3;
 
@@ -36,6 +42,12 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
       if (!seen && engine?.id === engineId) {
         await tx.query('INSERT INTO engines (id, host, pid, role) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [engine.id, engine.host, engine.pid, engine.role]);
       }
+      // The accounts a forgotten engine ran keep the position it reached.
+      await tx.query(
+        `UPDATE account_leases l SET tick_seq = ${CARRIED_POSITION}, follows_engine = false
+         WHERE l.follows_engine AND l.engine_id IN (SELECT id FROM engines WHERE last_seen_at < now() - make_interval(secs => $1::double precision / 1000))`,
+        [leaseMs * FORGET_AFTER_LEASES],
+      );
       await tx.query(
         `DELETE FROM engines WHERE last_seen_at < now() - make_interval(secs => $1::double precision / 1000)`,
         [leaseMs * FORGET_AFTER_LEASES],
@@ -50,17 +62,20 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
     });
   }
 
-  async take(engineId: string, accountId: number, leaseMs: number): Promise<number | undefined> {
-    const [row] = await this.db.query<{ epoch: number }>(
+  async take(engineId: string, accountIds: readonly number[], leaseMs: number): Promise<Map<number, number>> {
+    if (accountIds.length === 0) return new Map();
+    // In account order, so that engines taking overlapping sets lock rows in the same order.
+    const rows = await this.db.query<{ account_id: number; epoch: number }>(
       `INSERT INTO account_leases AS l (account_id, engine_id, epoch, expires_at)
-       VALUES ($2, $1, 1, now() + make_interval(secs => $3::double precision / 1000))
+       SELECT id, $1, 1, now() + make_interval(secs => $3::double precision / 1000)
+       FROM unnest($2::bigint[]) AS id ORDER BY id
        ON CONFLICT (account_id) DO UPDATE SET engine_id = EXCLUDED.engine_id, epoch = l.epoch + 1,
-         expires_at = EXCLUDED.expires_at
+         expires_at = EXCLUDED.expires_at, tick_seq = ${CARRIED_POSITION}, follows_engine = false
        WHERE l.engine_id IS NULL OR l.expires_at <= now() OR l.engine_id = EXCLUDED.engine_id
-       RETURNING epoch`,
-      [engineId, accountId, leaseMs],
+       RETURNING account_id, epoch`,
+      [engineId, [...accountIds], leaseMs],
     );
-    return row === undefined ? undefined : Number(row.epoch);
+    return new Map(rows.map((row) => [Number(row.account_id), Number(row.epoch)]));
   }
 
   async unowned(): Promise<number[]> {
@@ -70,6 +85,15 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
        ORDER BY a.account_id`,
     );
     return rows.map((row) => Number(row.account_id));
+  }
+
+  async nextForeignExpiry(engineId: string, withinMs: number): Promise<number | undefined> {
+    const [row] = await this.db.query<{ ms: number | null }>(
+      `SELECT ceil(extract(epoch FROM min(expires_at) - now()) * 1000)::int AS ms FROM account_leases
+       WHERE engine_id <> $1 AND expires_at > now() AND expires_at <= now() + make_interval(secs => $2::double precision / 1000)`,
+      [engineId, withinMs],
+    );
+    return row?.ms === null || row?.ms === undefined ? undefined : Number(row.ms);
   }
 
   async loads(leaseMs: number): Promise<Map<string, number>> {
@@ -110,7 +134,11 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
 
 /** Hands back every lease of the engine and removes it from the registry, in the caller's transaction. */
 export async function handBackIn(tx: Sql, engineId: string): Promise<void> {
-  await tx.query('UPDATE account_leases SET engine_id = NULL, expires_at = now() WHERE engine_id = $1', [engineId]);
+  await tx.query(
+    `UPDATE account_leases l SET tick_seq = ${CARRIED_POSITION}, follows_engine = false, engine_id = NULL, expires_at = now()
+     WHERE l.engine_id = $1`,
+    [engineId],
+  );
   await tx.query('DELETE FROM engines WHERE id = $1', [engineId]);
 }
 

@@ -57,14 +57,18 @@ export class SqlTickLog {
   /** The lowest position an account was handed back or left at by an engine no longer holding it. */
   async lowestUnheld(): Promise<number | undefined> {
     const [row] = await this.db.query<{ seq: number | null }>(
-      'SELECT min(tick_seq) AS seq FROM account_leases WHERE tick_seq IS NOT NULL AND (engine_id IS NULL OR expires_at <= now())',
+      'SELECT min(tick_seq) AS seq FROM account_positions WHERE tick_seq IS NOT NULL AND (engine_id IS NULL OR expires_at <= now())',
     );
     return row?.seq === null || row?.seq === undefined ? undefined : Number(row.seq);
   }
 
-  async accountPosition(accountId: number): Promise<number | undefined> {
-    const [row] = await this.db.query<{ tick_seq: number | null }>('SELECT tick_seq FROM account_leases WHERE account_id = $1', [accountId]);
-    return row?.tick_seq === null || row?.tick_seq === undefined ? undefined : Number(row.tick_seq);
+  async accountPositions(accountIds: readonly number[]): Promise<Map<number, number>> {
+    if (accountIds.length === 0) return new Map();
+    const rows = await this.db.query<{ account_id: number; tick_seq: number }>(
+      'SELECT account_id, tick_seq FROM account_leases WHERE account_id = ANY($1::bigint[]) AND tick_seq IS NOT NULL',
+      [[...accountIds]],
+    );
+    return new Map(rows.map((row) => [Number(row.account_id), Number(row.tick_seq)]));
   }
 
   /**
@@ -127,20 +131,24 @@ export class SqlTickLog {
   async prune(keepMs: number): Promise<void> {
     await this.db.query(
       `DELETE FROM paper_ticks WHERE posted_at < now() - make_interval(secs => $1::double precision / 1000)
-         AND seq < coalesce((SELECT least((SELECT min(tick_seq) FROM engines), (SELECT min(tick_seq) FROM account_leases))), 0)`,
+         AND seq < coalesce((SELECT least((SELECT min(tick_seq) FROM engines), (SELECT min(tick_seq) FROM account_positions))), 0)`,
       [keepMs],
     );
   }
 
-  /** Only the accounts running here: one taken but not yet reached keeps its last holder's position. */
   /**
-   * The engine's row first, then its leases, as the heartbeat takes them: in another order the two
-   * deadlocked.
+   * The accounts running here stand at the engine's position from now on; one taken but not yet
+   * reached keeps its last holder's. The engine's row first, then its leases, as the heartbeat
+   * takes them: in another order the two deadlocked.
    */
   private async record(sql: Sql, engineId: string, position: number, accountIds: readonly number[]): Promise<void> {
     await sql.query('UPDATE engines SET tick_seq = $2 WHERE id = $1', [engineId, position]);
     if (accountIds.length === 0) return;
-    await sql.query('UPDATE account_leases SET tick_seq = $2 WHERE engine_id = $1 AND account_id = ANY($3::bigint[])', [engineId, position, [...accountIds]]);
+    await sql.query(
+      `UPDATE account_leases SET tick_seq = $2, follows_engine = true
+       WHERE engine_id = $1 AND account_id = ANY($3::bigint[]) AND NOT follows_engine`,
+      [engineId, position, [...accountIds]],
+    );
   }
 }
 

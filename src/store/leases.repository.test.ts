@@ -1,0 +1,103 @@
+/**
+ * The lease statements on their own: taking many accounts in one statement leaves live leases of
+ * other engines alone, an engine learns when another's lease will expire before its next look, and
+ * an account's tick-log position follows its engine's and stays where the engine left it.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openTestDatabase } from '../../test/support/database.ts';
+import type { Database } from './database.ts';
+import { handBackIn, SqlLeaseStore } from './leases.repository.ts';
+import { SqlTickLog } from './tick-log.repository.ts';
+
+describe('SqlLeaseStore', () => {
+  let db: Database;
+  let store: SqlLeaseStore;
+  const accountIds: number[] = [];
+
+  before(async () => {
+    db = await openTestDatabase();
+    store = new SqlLeaseStore(db);
+    const [user] = await db.query<{ id: number }>("INSERT INTO users (name) VALUES ('leases') RETURNING id");
+    for (let index = 0; index < 4; index += 1) {
+      const [account] = await db.query<{ id: number }>(
+        "INSERT INTO accounts (user_id, name, market_code) VALUES ($1, $2, 'paper_trading') RETURNING id",
+        [user!.id, `paper ${index}`],
+      );
+      accountIds.push(Number(account!.id));
+    }
+  });
+  after(() => db.close());
+
+  const positions = async () => {
+    const rows = await db.query<{ account_id: number; tick_seq: number | null; stored: number | null }>(
+      `SELECT p.account_id, p.tick_seq, l.tick_seq AS stored FROM account_positions p JOIN account_leases l USING (account_id)
+       WHERE p.account_id = ANY($1::bigint[]) ORDER BY p.account_id`,
+      [accountIds],
+    );
+    return rows.map((row) => [Number(row.tick_seq), Number(row.stored)]);
+  };
+
+  const expireLeases = (ids: readonly number[]) =>
+    db.query("UPDATE account_leases SET expires_at = now() - interval '1 second' WHERE account_id = ANY($1::bigint[])", [[...ids]]);
+
+  it('takes free accounts in one statement, but not those another engine holds', async () => {
+    const [a, b, c, d] = accountIds as [number, number, number, number];
+    assert.deepEqual([...(await store.take('engine-1', [a, b], 60_000))], [[a, 1], [b, 1]]);
+    const taken = await store.take('engine-2', [a, b, c, d], 60_000);
+    assert.deepEqual([...taken].sort(([x], [y]) => x - y), [[c, 1], [d, 1]]);
+    assert.deepEqual([...(await store.take('engine-2', [], 60_000))], []);
+  });
+
+  it('takes expired leases with the next epoch', async () => {
+    const [a, b] = accountIds as [number, number];
+    await expireLeases([a]);
+    assert.deepEqual([...(await store.take('engine-2', [a, b], 60_000))], [[a, 2]]);
+  });
+
+  it('tells when the first lease of another engine expires within the window', async () => {
+    const [a, b, c, d] = accountIds as [number, number, number, number];
+    // engine-1 holds b for a minute, engine-2 holds a, c and d.
+    assert.equal(await store.nextForeignExpiry('engine-1', 5_000), undefined);
+    await db.query("UPDATE account_leases SET expires_at = now() + interval '2 seconds' WHERE account_id = $1", [c]);
+    await db.query("UPDATE account_leases SET expires_at = now() + interval '3 seconds' WHERE account_id = $1", [d]);
+    const inMs = await store.nextForeignExpiry('engine-1', 5_000);
+    assert.ok(inMs !== undefined && inMs > 1_000 && inMs <= 2_000, `expected about 2 s, got ${inMs}`);
+    // Its own leases and expired ones are not waited for.
+    assert.equal(await store.nextForeignExpiry('engine-2', 5_000), undefined);
+    await expireLeases([a, b, c, d]);
+    assert.equal(await store.nextForeignExpiry('engine-1', 5_000), undefined);
+  });
+
+  it("keeps an account at its engine's position without rewriting it, and where the engine left it", async () => {
+    const [a, b, c, d] = accountIds as [number, number, number, number];
+    const log = new SqlTickLog(db);
+    const identity = (id: string) => ({ id, host: 'test', pid: 1, role: 'engine' });
+    await store.register(identity('engine-3'));
+    await store.register(identity('engine-4'));
+    await db.query('DELETE FROM account_leases');
+    await store.take('engine-3', [a, b], 60_000);
+    await store.take('engine-4', [c, d], 60_000);
+    await log.setPosition('engine-3', 10, [a, b]);
+    await log.setPosition('engine-4', 5, [c]);
+    await log.setPosition('engine-3', 20, [a, b]);
+    await log.setPosition('engine-4', 7, [c]);
+    // d is held but not running yet: it keeps no position of engine-4's.
+    assert.deepEqual(await positions(), [[20, 10], [20, 10], [7, 5], [0, 0]]);
+
+    // Taken after its lease expired: the position engine-3 reached goes with the account.
+    await expireLeases([a]);
+    await store.take('engine-4', [a], 60_000);
+    await log.setPosition('engine-3', 30, [b]);
+    assert.deepEqual(await positions(), [[20, 20], [30, 10], [7, 5], [0, 0]]);
+
+    // Handed back, then forgotten: each account keeps where its engine stood.
+    await log.setPosition('engine-4', 25, [a, c]);
+    await db.transaction((tx) => handBackIn(tx, 'engine-4'));
+    await db.query("UPDATE engines SET last_seen_at = now() - interval '1 hour' WHERE id = 'engine-3'");
+    await store.heartbeat('engine-1', 60_000);
+    assert.deepEqual(await positions(), [[25, 25], [30, 30], [25, 25], [0, 0]]);
+    const engines = await db.query<{ id: string }>("SELECT id FROM engines WHERE id IN ('engine-3', 'engine-4')");
+    assert.deepEqual(engines, []);
+  });
+});
