@@ -42,17 +42,26 @@ export interface SharedTickPorts {
 export function sharedTicks(ports: SharedTickPorts): SharedTicks {
   const log = new SqlTickLog(ports.db);
   const loaded = new Set<number>();
+  /** Loaded accounts not yet recorded as standing at this engine's position. */
+  const started = new Set<number>();
+  const nowLoaded = (accountId: number) => {
+    loaded.add(accountId);
+    started.add(accountId);
+  };
   const follower = ports.runsEngine
     ? new TickFollower({
         log,
         engineId: ports.engineId,
         apply: ports.apply,
         load: async (accountIds) => {
-          for (const accountId of accountIds) loaded.add(accountId);
+          for (const accountId of accountIds) nowLoaded(accountId);
           await ports.load(accountIds);
         },
         holds: ports.holds,
-        running: () => [...loaded],
+        startedHere: () => [...started],
+        recordedHere: (accountIds) => {
+          for (const accountId of accountIds) started.delete(accountId);
+        },
         catchUp: (accountIds, ticks) => ports.catchUp(accountIds, ticks.map((logged) => logged.tick)),
         logger: ports.logger,
         listen: (wake) => ports.db.listen!(TICKS_CHANNEL, { onNotify: wake, onResumed: wake }),
@@ -62,11 +71,14 @@ export function sharedTicks(ports: SharedTickPorts): SharedTicks {
     follower,
     ready: async (accountIds) => {
       const ready = follower ? await follower.ready(accountIds.filter((accountId) => !loaded.has(accountId))) : [];
-      for (const accountId of ready) loaded.add(accountId);
+      for (const accountId of ready) nowLoaded(accountId);
       return accountIds.filter((accountId) => loaded.has(accountId));
     },
     loaded: (accountId) => loaded.has(accountId),
-    forget: (accountId) => void loaded.delete(accountId),
+    forget: (accountId) => {
+      loaded.delete(accountId);
+      started.delete(accountId);
+    },
     post: async (ticks) => {
       const last = await log.append(ticks);
       follower?.poke();

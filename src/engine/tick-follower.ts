@@ -39,8 +39,13 @@ export interface TickFollowerPorts {
   load(accountIds: readonly number[]): Promise<void>;
   /** Whether this engine still holds the account's lease. */
   holds(accountId: number): boolean;
-  /** The accounts running here (loaded), whose position is this engine's. */
-  running(): readonly number[];
+  /**
+   * The accounts that started running here since they were last recorded: recording marks them
+   * as standing at this engine's position from then on (the others already do).
+   */
+  startedHere(): readonly number[];
+  /** These accounts were recorded as standing at this engine's position. */
+  recordedHere(accountIds: readonly number[]): void;
   /** Applies `ticks` to these accounts alone, from their stored state. */
   catchUp(accountIds: readonly number[], ticks: LoggedTick[]): Promise<void>;
   logger: { info(o: object, m: string): void; warn(o: object, m: string): void };
@@ -182,7 +187,9 @@ export class TickFollower {
   private async record(): Promise<void> {
     if (this.recorded === this.position) return;
     const position = this.position;
-    await this.ports.log.setPosition(this.ports.engineId, position, this.ports.running());
+    const started = this.ports.startedHere();
+    await this.ports.log.setPosition(this.ports.engineId, position, started);
+    this.ports.recordedHere(started);
     this.recorded = position;
   }
 

@@ -124,7 +124,8 @@ export class SqlTickLog {
   }
 
   async setPosition(engineId: string, position: number, accountIds: readonly number[]): Promise<void> {
-    await this.db.transaction((tx) => this.record(tx, engineId, position, accountIds));
+    if (accountIds.length === 0) await this.record(this.db, engineId, position, accountIds);
+    else await this.db.transaction((tx) => this.record(tx, engineId, position, accountIds));
   }
 
   /** Ticks every engine and every account passed, posted more than `keepMs` ago, are removed. */
@@ -137,8 +138,8 @@ export class SqlTickLog {
   }
 
   /**
-   * The accounts running here stand at the engine's position from now on; one taken but not yet
-   * reached keeps its last holder's. The engine's row first, then its leases, as the heartbeat
+   * These accounts, which started running here, stand at the engine's position from now on; one
+   * taken but not yet reached keeps its last holder's. The engine's row first, then its leases, as the heartbeat
    * takes them: in another order the two deadlocked.
    */
   private async record(sql: Sql, engineId: string, position: number, accountIds: readonly number[]): Promise<void> {
