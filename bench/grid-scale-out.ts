@@ -25,9 +25,12 @@ import { openPostgres } from '../src/store/postgres-database.ts';
 import { type Benchmark, type BenchOutcome } from './support/benchmark.ts';
 import { createBots } from './grid-engine.ts';
 import { marketBatches } from './support/engine-replay.ts';
+import { describeWrites, markWrites, writtenSince } from './support/write-stats.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const LEASE_SECONDS = 5;
+/** A PostgreSQL backend sends its table statistics at most 10 s after it went idle. */
+const STATISTICS_SETTLE_MS = 11_000;
 const BALANCES = 'USDT:100000,BTC:100,ETH:10000,SOL:100000';
 
 export const benchmark: Benchmark = {
@@ -139,6 +142,10 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     console.log(`    accounts per engine: ${spread.map((row) => row.n).join(' + ')}`);
 
     const ticks = batches.slice(1).flat();
+    // The engines' connections report their statistics once idle for a while.
+    await new Promise((resolve) => setTimeout(resolve, STATISTICS_SETTLE_MS));
+    const writes = await markWrites(db);
+    const fillsBefore = await count(db, 'SELECT count(*) FROM paper_fills');
     const t0 = performance.now();
     const last = await log.append(ticks);
     await until('every engine applied every tick', async () => (await count(db, "SELECT min(coalesce(tick_seq, 0)) FROM engines WHERE role = 'engine'")) >= last, 3_600_000);
@@ -147,6 +154,8 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     const profitRows = await count(db, 'SELECT count(*) FROM grid_bot_profits');
     const ticksPerSecond = ticks.length / seconds;
     console.log(`    ${ticks.length} ticks in ${seconds.toFixed(1)} s: ${Math.round(ticksPerSecond)} ticks/s; ${fills} fills, ${profitRows} profit rows`);
+    await new Promise((resolve) => setTimeout(resolve, STATISTICS_SETTLE_MS));
+    console.log(describeWrites(await writtenSince(db, writes), fills - fillsBefore, ticks.length).replace(/^ {2}/gm, '    '));
     const result: RunResult = { ticksPerSecond, fills, profitRows };
 
     if (engineCount > 1) {

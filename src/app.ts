@@ -220,11 +220,11 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
           },
         }
       : undefined;
-    // The embedded store has one process: the paper exchange's changes are stored in the engine's
-    // batches, so a paper order the engine placed has one record, its journal row
-    // (docs/architecture.md). On PostgreSQL paper writes are fenced by leases in their own
-    // transactions.
-    const companion = leasing ? undefined : paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
+    // The paper exchange's changes are stored in the engine's batches, so a paper order the engine
+    // placed has one record, its journal row (docs/architecture.md); with leases, they are fenced
+    // inside the batch's transaction. An API process runs no batches: it writes nothing of the
+    // paper accounts engines hold, and opens new ones in transactions of its own.
+    const companion = runsEngine ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion() }) : undefined;
     const engine: Engine = new Engine({
       store: new SqlEngineRepository(db, leasing?.guard),
       ...(companion ? { companion } : {}),

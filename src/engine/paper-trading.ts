@@ -62,6 +62,9 @@ export class PaperTrading {
   private readonly engineBatch = new AsyncLocalStorage<true>();
   /** Open orders whose record is the engine's journal row: placed by the engine through `storeThrough`. */
   private readonly journaled = new Set<string>();
+  /** Accounts opened since the engine last took the changes: written unless another engine holds them. */
+  private opened = new Set<number>();
+  private reserving: Promise<void> | undefined;
 
   constructor(
     private readonly venue: PaperVenuePort,
@@ -89,7 +92,13 @@ export class PaperTrading {
           change.journaled = true;
           if (change.order.status !== 'open') this.journaled.delete(change.order.id);
         }
-        return (tx) => writeIn(tx, changes);
+        const opened = this.opened;
+        this.opened = new Set();
+        // Order ids come in blocks (load): a new one is reserved before this one runs out.
+        if (this.venue.idsLeft() < IDS_LOW) this.reserving ??= this.reserveIds().catch(() => undefined).finally(() => (this.reserving = undefined));
+        return async (tx) => {
+          for (const accountId of await writeIn(tx, changes, opened)) this.leave(accountId);
+        };
       },
     };
   }
@@ -193,12 +202,14 @@ export class PaperTrading {
 
   /** Stores changes; with ownership, accounts whose changes were refused leave the venue. */
   private async save(changes: PaperChanges, write: PaperWrite = 'held'): Promise<void> {
-    const refused = (await this.store.save(changes, write)) ?? [];
-    for (const accountId of refused) {
-      this.venue.dropAccount(accountId);
-      this.venueAccounts.delete(accountId);
-    }
+    for (const accountId of (await this.store.save(changes, write)) ?? []) this.leave(accountId);
     if (this.ownership) await this.reserveIds();
+  }
+
+  /** An account whose changes storage refused (another engine holds it) leaves the venue. */
+  private leave(accountId: number): void {
+    this.venue.dropAccount(accountId);
+    this.venueAccounts.delete(accountId);
   }
 
   async stop(): Promise<void> {
@@ -217,7 +228,10 @@ export class PaperTrading {
   /** Creates the paper side of a new account with its starting balances. */
   async openAccount(accountId: number, balances: readonly Balance[]): Promise<Exchange> {
     if (this.host) {
-      const exchange = await this.serialized(async () => this.track(accountId, this.venue.openAccount(accountId, balances)));
+      const exchange = await this.serialized(async () => {
+        this.opened.add(accountId);
+        return this.track(accountId, this.venue.openAccount(accountId, balances));
+      });
       await this.host.storeCompanion();
       return exchange;
     }

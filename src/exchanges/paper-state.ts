@@ -56,7 +56,11 @@ export interface PaperStateStore {
   /** Reserves a block of order ids no other venue on the database uses. */
   reserveIds?(): Promise<{ from: number; to: number }>;
   saveFees(accountId: number, fees: PaperFees): Promise<void>;
-  /** Writes changes inside another transaction (the engine's batch), without the lease check. */
-  writeIn?(tx: Sql, changes: PaperChanges): Promise<void>;
+  /**
+   * Writes changes inside another transaction (the engine's batch). With leases, as `save` does:
+   * the accounts in `opened` unless another live engine holds them ('free'), the others only when
+   * held ('held'); answers the accounts whose changes were refused.
+   */
+  writeIn?(tx: Sql, changes: PaperChanges, opened?: ReadonlySet<number>): Promise<readonly number[]>;
   findOrder(accountId: number, clientOrderId: string): Promise<ExchangeOrder | undefined>;
 }

@@ -59,21 +59,28 @@ export class SqlPaperRepository implements PaperStateStore {
     private readonly fence?: PaperFence,
   ) {}
 
-  async save(changes: PaperChanges, write: PaperWrite = 'held'): Promise<number[]> {
+  async save(changes: PaperChanges, write: PaperWrite = 'held'): Promise<readonly number[]> {
     if (changes.balances.length + changes.orders.length + changes.fills.length === 0) return [];
-    return this.db.transaction(async (tx) => {
-      let refused: number[] = [];
-      if (this.fence) {
-        const accountIds = [...new Set([...changes.balances, ...changes.orders, ...changes.fills].map((change) => change.accountId))];
-        refused = await this.fence(tx, accountIds, write);
-        if (refused.length > 0) {
-          const kept = (change: { accountId: number }) => !refused.includes(change.accountId);
-          changes = { balances: changes.balances.filter(kept), orders: changes.orders.filter(kept), fills: changes.fills.filter(kept) };
-        }
+    return this.db.transaction((tx) => this.writeIn(tx, changes, write === 'free' ? new Set(accountsOf(changes)) : undefined));
+  }
+
+  async writeIn(tx: Sql, changes: PaperChanges, opened?: ReadonlySet<number>): Promise<readonly number[]> {
+    let refused: number[] = [];
+    if (this.fence) {
+      const accountIds = accountsOf(changes);
+      const free = accountIds.filter((accountId) => opened?.has(accountId));
+      const held = accountIds.filter((accountId) => !opened?.has(accountId));
+      refused = [
+        ...(held.length > 0 ? await this.fence(tx, held, 'held') : []),
+        ...(free.length > 0 ? await this.fence(tx, free, 'free') : []),
+      ];
+      if (refused.length > 0) {
+        const kept = (change: { accountId: number }) => !refused.includes(change.accountId);
+        changes = { balances: changes.balances.filter(kept), orders: changes.orders.filter(kept), fills: changes.fills.filter(kept) };
       }
-      await this.writeIn(tx, changes);
-      return refused;
-    });
+    }
+    await this.write(tx, changes);
+    return refused;
   }
 
   async reserveIds(): Promise<{ from: number; to: number }> {
@@ -126,7 +133,7 @@ export class SqlPaperRepository implements PaperStateStore {
     return [...accounts.values()];
   }
 
-  async writeIn(tx: Sql, changes: PaperChanges): Promise<void> {
+  private async write(tx: Sql, changes: PaperChanges): Promise<void> {
     if (changes.balances.length > 0) {
       const rows = changes.balances.map(({ accountId, balances }) => [
         accountId,
@@ -263,4 +270,8 @@ function toOrder(row: OrderRow): ExchangeOrder {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+function accountsOf(changes: PaperChanges): number[] {
+  return [...new Set([...changes.balances, ...changes.orders, ...changes.fills].map((change) => change.accountId))];
 }
