@@ -77,7 +77,8 @@ export async function main(argv: string[]): Promise<number> {
     // Settings are checked before any command loads its modules, which takes seconds.
     checkPaperBalances(config.paper.balances, [...new Set(PAPER_MARKETS.flatMap((market) => [market.base, market.quote]))]);
     checkDataDir(config.dataDir);
-    if (command === 'serve') await checkListenAddress(config.host, config.port);
+    // An engine process listens on no port: two started at once on one machine must not collide here.
+    if (command === 'serve' && config.role !== 'engine') await checkListenAddress(config.host, config.port);
     // Each command loads only its own modules: the server's take seconds the CLI need not wait.
     switch (command) {
       case 'serve':

@@ -119,7 +119,9 @@ describe('servers sharing one PostgreSQL database', { skip, concurrency: 1, time
   });
 
   it('runs an engine process without an API and an API process without an engine', async () => {
-    const engineOnly = await processes.serveUntil(env({ TRADELOOP_ROLE: 'engine' }), (output) => output.includes('Tradeloop engine running'));
+    // Given a port another server listens on: an engine process listens on none, so engines
+    // started together on one machine do not collide.
+    const engineOnly = await processes.serveUntil(env({ TRADELOOP_ROLE: 'engine', PORT: String(second.port) }), (output) => output.includes('Tradeloop engine running'));
     const apiOnly = await processes.serve(env({ TRADELOOP_ROLE: 'api' }));
     const listed = await until('three processes are registered', async () => {
       const found = await engines(apiOnly.port);
