@@ -28,10 +28,11 @@ export async function markWrites(db: Database): Promise<WriteMark> {
   return { rows: new Map(tables.map((t) => [t.table, Number(t.rows)])), lsn: wal!.lsn };
 }
 
-export async function writtenSince(db: Database, before: WriteMark): Promise<Written> {
+/** `walUntil`: a position taken earlier, where the WAL counted ends (the rows are counted to now). */
+export async function writtenSince(db: Database, before: WriteMark, walUntil?: string): Promise<Written> {
   const after = await markWrites(db);
   const [wal] = await db.query<{ bytes: string }>('SELECT pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::text AS bytes', [
-    after.lsn,
+    walUntil ?? after.lsn,
     before.lsn,
   ]);
   const rowsByTable = new Map<string, number>();
