@@ -117,4 +117,36 @@ describe(PaperTrading.name, () => {
     await (await restart(db)).openAccount(account!.id, [{ currency: 'USDT', free: dec('500'), locked: dec(0) }]);
     assert.deepEqual((await snapshot(running, account!.id)).balances, ['USDT:500/0']);
   });
+
+  it('reserves the next block of order ids before one runs out when the engine stores its changes', async () => {
+    const blocks = [{ from: 1_000, to: 1_002 }, { from: 5_000, to: 5_002 }, { from: 9_000, to: 9_002 }];
+    const reserved: Array<{ from: number; to: number }> = [];
+    const store = new SqlPaperRepository(db);
+    store.reserveIds = async () => {
+      const block = blocks.shift()!;
+      reserved.push(block);
+      return block;
+    };
+    const trading = new PaperTrading(new PaperVenue(PAPER_MARKETS), store, new ManualFeed());
+    // The engine's part: each change taken is written in a transaction of its own here.
+    const companion = trading.storeThrough({
+      storeCompanion: async () => {
+        const write = companion.take();
+        if (write) await db.transaction(write);
+      },
+    });
+    await trading.start();
+    const [account] = await db.query<{ id: number }>(
+      "INSERT INTO accounts (user_id, name, market_code) SELECT id, 'blocks', 'paper_trading' FROM users LIMIT 1 RETURNING id",
+    );
+    const exchange = await trading.openAccount(account!.id, [{ currency: 'USDT', free: dec('10000'), locked: dec(0) }]);
+    await trading.applyTicks([tick('60000', 0)]);
+    const ids: number[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const order = await exchange.placeOrder({ clientOrderId: `block-${index}`, pair: 'USDT_BTC', side: 'buy', type: 'limit', amount: dec('0.001'), price: dec('50000') });
+      ids.push(Number(order.id.slice(1)));
+    }
+    assert.equal(new Set(ids).size, ids.length);
+    for (const id of ids) assert.ok(reserved.some((block) => id >= block.from && id <= block.to), `order id ${id} is in no reserved block`);
+  });
 });

@@ -1,8 +1,8 @@
 /**
  * Runs the paper exchange: market events from the price feed go through the venue, and every
  * change they cause is stored before the next batch is taken, so a restart loses nothing. Orders
- * placed or cancelled through an account's exchange are stored before the call returns. With one
- * process per database the engine stores the changes, in its batches (`storeThrough`).
+ * placed or cancelled through an account's exchange are stored before the call returns. In a
+ * process that runs an engine, the engine stores the changes in its batches (`storeThrough`).
  */
 import type { MarketTick } from '../domain/market/market-tick.ts';
 import type { Balance, Exchange, ExchangeOrder, Market, OrderRequest, OrderUpdate, Ticker } from '../exchanges/exchange.ts';
@@ -95,7 +95,7 @@ export class PaperTrading {
         const opened = this.opened;
         this.opened = new Set();
         // Order ids come in blocks (load): a new one is reserved before this one runs out.
-        if (this.venue.idsLeft() < IDS_LOW) this.reserving ??= this.reserveIds().catch(() => undefined).finally(() => (this.reserving = undefined));
+        if (this.store.reserveIds && this.venue.idsLeft() < IDS_LOW) this.reserving ??= this.reserveIds().catch(() => undefined).finally(() => (this.reserving = undefined));
         return async (tx) => {
           for (const accountId of await writeIn(tx, changes, opened)) this.leave(accountId);
         };
