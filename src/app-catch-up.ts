@@ -42,7 +42,7 @@ export function catchUpAccounts(deps: CatchUpDeps) {
     });
     const engine = new Engine({
       store: new SqlEngineRepository(deps.db, leasing.guard),
-      leases: { owns: only, mayAct: (id) => only(id) && leasing.leases.mayAct(id), take: async (id) => only(id), lost: (id) => leasing.leases.lost(id) },
+      leases: { owns: only, accountIds: () => accountIds.filter(only), mayAct: (id) => only(id) && leasing.leases.mayAct(id), take: async (id) => only(id), lost: (id) => leasing.leases.lost(id) },
       exchangeFor: (id) => paper.exchange(id),
       batchOrders: (work) => paper.batch(work),
       clock: deps.clock,

@@ -8,6 +8,7 @@ import type { EngineRegistry } from './services/engines.service.ts';
 
 export const NO_LEASES: EngineLeases = {
   owns: () => false,
+  accountIds: () => [],
   mayAct: () => false,
   take: async () => false,
   lost: () => {},

@@ -209,6 +209,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const engineLeases: EngineLeases | undefined = leasing && runsEngine
       ? {
           owns: (accountId) => leasing.leases.owns(accountId),
+          accountIds: () => leasing.leases.accountIds(),
           mayAct: (accountId) => leasing.leases.mayAct(accountId),
           lost: (accountId) => leasing.leases.lost(accountId),
           take: async (accountId) => {

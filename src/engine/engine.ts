@@ -71,6 +71,8 @@ export interface EnginePorts {
 
 export interface EngineLeases {
   owns(accountId: number): boolean;
+  /** The accounts this engine holds; `start` loads those it does not run yet. */
+  accountIds(): readonly number[];
   mayAct(accountId: number): boolean;
   take(accountId: number): Promise<boolean>;
   lost(accountId: number): void;
@@ -177,7 +179,12 @@ export class Engine {
     // With leases, the accounts to run are taken beforehand (evenly over the engines, app-leases.ts).
     const leases = this.ports.leases;
     const wanted = async (accountId: number) => (leases ? leases.owns(accountId) && (await leases.take(accountId)) : true);
-    await this.run(() => this.load(wanted, undefined, this.writer.deferred !== undefined));
+    // With leases only the accounts held and not yet running are read: reading every account's
+    // automations and open orders to keep a share of them took an engine about a second per
+    // thousand grid bots, and grows with every engine's accounts.
+    const running = new Set(this.accountIds());
+    const only = leases?.accountIds().filter((accountId) => !running.has(accountId));
+    await this.run(() => this.load(wanted, only, this.writer.deferred !== undefined));
     this.timerCheck = setInterval(() => {
       const now = this.ports.clock();
       this.enqueueDueTimers(now);
