@@ -25,6 +25,7 @@ import { openPostgres } from '../src/store/postgres-database.ts';
 import { type Benchmark, type BenchOutcome } from './support/benchmark.ts';
 import { createBots } from './grid-engine.ts';
 import { marketBatches } from './support/engine-replay.ts';
+import { cpuSince, describeCpu, markCpu } from './support/process-cpu.ts';
 import { describeWrites, markWrites, writtenSince } from './support/write-stats.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
@@ -146,14 +147,17 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     await new Promise((resolve) => setTimeout(resolve, STATISTICS_SETTLE_MS));
     const writes = await markWrites(db);
     const fillsBefore = await count(db, 'SELECT count(*) FROM paper_fills');
+    const cpu = markCpu();
     const t0 = performance.now();
     const last = await log.append(ticks);
     await until('every engine applied every tick', async () => (await count(db, "SELECT min(coalesce(tick_seq, 0)) FROM engines WHERE role = 'engine'")) >= last, 3_600_000);
     const seconds = (performance.now() - t0) / 1000;
+    const cpuUsed = cpu && cpuSince(cpu, children.map((child) => child.pid!));
     const fills = await count(db, 'SELECT count(*) FROM paper_fills');
     const profitRows = await count(db, 'SELECT count(*) FROM grid_bot_profits');
     const ticksPerSecond = ticks.length / seconds;
     console.log(`    ${ticks.length} ticks in ${seconds.toFixed(1)} s: ${Math.round(ticksPerSecond)} ticks/s; ${fills} fills, ${profitRows} profit rows`);
+    if (cpuUsed) console.log(describeCpu(cpuUsed));
     // The WAL is counted to the end of the replay; the rows once their statistics arrived (the
     // heartbeats of the wait among them).
     const [walEnd] = await db.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
