@@ -4,12 +4,11 @@
  * anything is sent.
  */
 import type { CancelOrder, PlaceOrder, StepResult } from '../domain/automation.ts';
-import type { OrderRequest } from '../exchanges/exchange.ts';
+import type { OrderRequest, Ticker } from '../exchanges/exchange.ts';
 import type { AnyAutomationKind, Automation, EngineOrder, LiveAutomation } from './automation-kind.ts';
 import type { BatchStore } from './batch-store.ts';
 import type { CommittedBatch, EngineBatch, EngineStore } from './engine-store.ts';
 import type { DeferredChanges } from './deferred-changes.ts';
-import type { Ticker } from '../exchanges/exchange.ts';
 import { isFinal, type OrderJournal } from './order-journal.ts';
 import { type PackedChanges, StateSnapshots } from './state-changes.ts';
 import type { Timers } from './timers.ts';

@@ -50,10 +50,6 @@ export class OrderJournal {
   }
 
   /**
-   * Brings the entry up to the exchange's view and returns the inputs that view adds: a fill for
-   * any amount filled beyond what was recorded, and a close when the order ended unfilled.
-   */
-  /**
    * Whether the exchange's view of the order says anything the journal does not have yet. A
    * restart's or a takeover's look-up of every open order mostly finds them as journaled, and
    * storing each again made a takeover of 500 accounts rewrite 45,000 journal rows.
@@ -67,6 +63,10 @@ export class OrderJournal {
     );
   }
 
+  /**
+   * Brings the entry up to the exchange's view and returns the inputs that view adds: a fill for
+   * any amount filled beyond what was recorded, and a close when the order ended unfilled.
+   */
   apply(entry: EngineOrder, order: ExchangeOrder, fill: Fill | undefined, at: Date): EngineInput[] {
     const inputs: EngineInput[] = [];
     const newlyFilled = since(order.filled, entry.filled);
