@@ -6,6 +6,7 @@
 import type { MarketTick } from '../domain/market/market-tick.ts';
 import { dec } from '../shared/decimal.ts';
 import type { Database, Sql } from './database.ts';
+import { inAccountOrder } from './leases.repository.ts';
 import { columns } from './unnest.ts';
 
 export const TICKS_CHANNEL = 'tradeloop_ticks';
@@ -146,8 +147,9 @@ export class SqlTickLog {
     await sql.query('UPDATE engines SET tick_seq = $2 WHERE id = $1', [engineId, position]);
     if (accountIds.length === 0) return;
     await sql.query(
-      `UPDATE account_leases SET tick_seq = $2, follows_engine = true
-       WHERE engine_id = $1 AND account_id = ANY($3::bigint[]) AND NOT follows_engine`,
+      `UPDATE account_leases l SET tick_seq = $2, follows_engine = true
+       FROM (${inAccountOrder('engine_id = $1 AND account_id = ANY($3::bigint[]) AND NOT follows_engine', 'NO KEY UPDATE')}) started
+       WHERE l.account_id = started.account_id`,
       [engineId, position, [...accountIds]],
     );
   }
