@@ -1,6 +1,11 @@
 /** The one query interface both stores implement. SQL is PostgreSQL 15 compatible. */
 export interface Sql {
   query<Row extends object = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /**
+   * A statement whose rows nobody reads. In a PostgreSQL transaction it is sent with the next
+   * statement or with the commit, several in one round trip, so its error surfaces there.
+   */
+  write(text: string, params?: unknown[]): Promise<void>;
 }
 
 export interface NotifyHandlers {

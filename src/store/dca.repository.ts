@@ -45,7 +45,7 @@ export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<voi
       deal.usdProfit, deal.btcProfit, deal.note, new Date(deal.createdAt), new Date(deal.updatedAt), iso(deal.closedAt),
       JSON.stringify(deal),
     ]);
-    await sql.query(
+    await sql.write(
       `INSERT INTO dca_deals (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency,
          final_profit, final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data)
        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
@@ -60,7 +60,7 @@ export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<voi
     );
   }
   if (events.length > 0) {
-    await sql.query(
+    await sql.write(
       `INSERT INTO dca_deal_events (deal_id, message, created_at)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])`,
       columns(events, 3),

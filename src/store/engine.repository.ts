@@ -89,7 +89,7 @@ export class SqlEngineRepository implements EngineStore {
       if (batch.automations.length > 0) {
         // A state given whole replaces the snapshot and clears the changes; changes leave the
         // snapshot (and its out-of-line storage) untouched.
-        await tx.query(
+        await tx.write(
           `UPDATE automations a SET running = c.running, state = coalesce(c.state, a.state), changes = c.changes,
              updated_at = c.updated_at, tick_seq = coalesce(c.tick_seq, a.tick_seq)
            FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::text[], $5::timestamptz[], $6::bigint[])
@@ -111,7 +111,7 @@ export class SqlEngineRepository implements EngineStore {
       if (batch.orders.length > 0) {
         // Updated where stored and inserted where not: an upsert would lock each stored row before
         // updating it, a WAL record of its own per order.
-        await tx.query(
+        await tx.write(
           `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
              $8::text[], $9::text[], $10::text[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[],
              $15::numeric[], $16::text[], $17::boolean[], $18::text[], $19::text[], $20::timestamptz[], $21::timestamptz[])
@@ -142,7 +142,7 @@ export class SqlEngineRepository implements EngineStore {
         // Each row's messages are a slice of one array of all the batch's messages.
         const rows = eventRows(batch.events);
         let first = 1;
-        await tx.query(
+        await tx.write(
           `INSERT INTO automation_events (automation_id, messages, created_at)
            SELECT e.automation_id, ($5::text[])[e.first:e.last], e.created_at
            FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[]) AS e (automation_id, first, last, created_at)`,
@@ -158,9 +158,9 @@ export class SqlEngineRepository implements EngineStore {
       for (const write of batch.companion ?? []) await write(tx);
       if (batch.ticks) {
         const { seq, at, ticks, ids } = batch.ticks;
-        await tx.query('INSERT INTO engine_ticks (seq, at, ticks, ids) VALUES ($1, $2, $3, $4)', [seq, at, JSON.stringify(ticks), JSON.stringify(ids)]);
+        await tx.write('INSERT INTO engine_ticks (seq, at, ticks, ids) VALUES ($1, $2, $3, $4)', [seq, at, JSON.stringify(ticks), JSON.stringify(ids)]);
       }
-      if (batch.ticksNeededFrom !== undefined) await tx.query('DELETE FROM engine_ticks WHERE seq < $1', [batch.ticksNeededFrom]);
+      if (batch.ticksNeededFrom !== undefined) await tx.write('DELETE FROM engine_ticks WHERE seq < $1', [batch.ticksNeededFrom]);
       const byKind = new Map<string, KindRecords>();
       for (const { kind, automationId, records } of batch.records) {
         let entries = byKind.get(kind);

@@ -32,7 +32,7 @@ export async function writeGridProfits(sql: Sql, batch: KindRecords): Promise<vo
     record.at,
   ]));
   if (rows.length === 0) return;
-  await sql.query(
+  await sql.write(
     `INSERT INTO grid_bot_profits (automation_id, grid_line_id, line_price, line_side, line_order_placed, profit,
        usd_profit, created_at)
      SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::numeric[], $4::text[], $5::boolean[], $6::numeric[],

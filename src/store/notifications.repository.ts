@@ -112,7 +112,7 @@ export class SqlNotificationsRepository implements NotificationStore {
 
   async writeNotices(sql: Sql, notices: readonly Notice[]): Promise<void> {
     if (notices.length === 0) return;
-    await sql.query(
+    await sql.write(
       `INSERT INTO notification_outbox (user_id, event, dedupe_key, payload, created_at, deliver_after)
        SELECT n.user_id, n.event, n.dedupe_key, n.payload, n.at, n.at
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[]) AS n (user_id, event, dedupe_key, payload, at)
@@ -124,7 +124,7 @@ export class SqlNotificationsRepository implements NotificationStore {
 
   async writeAutomationNotices(sql: Sql, notices: readonly AutomationNotice[]): Promise<void> {
     if (notices.length === 0) return;
-    await sql.query(
+    await sql.write(
       `INSERT INTO notification_outbox (user_id, event, dedupe_key, payload, created_at, deliver_after)
        SELECT a.user_id, n.event, n.dedupe_key, n.payload, n.at, n.at
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[]) AS n (automation_id, event, dedupe_key, payload, at)
@@ -142,7 +142,7 @@ export class SqlNotificationsRepository implements NotificationStore {
   async writeGridCycles(sql: Sql, cycles: readonly GridCycles[], deliverAfter: (minute: Date) => Date): Promise<void> {
     if (cycles.length === 0) return;
     // The bot's name and pair are added when the row is sent (see `due`), off the engine's path.
-    await sql.query(
+    await sql.write(
       `INSERT INTO notification_outbox AS o (user_id, event, dedupe_key, payload, created_at, deliver_after)
        SELECT a.user_id, 'grid_cycles_completed', 'grid_cycles_completed:' || c.bot_id || ':' || c.minute_ms,
          jsonb_build_object('bot_id', c.bot_id, 'minute', to_char(c.minute AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),

@@ -141,7 +141,7 @@ export class SqlPaperRepository implements PaperStateStore {
       ]);
       // Updated where stored and inserted where not: an upsert would lock each row before
       // updating it, a WAL record of its own.
-      await tx.query(
+      await tx.write(
         `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::text[]) AS c (account_id, balances)),
          updated AS (
            UPDATE paper_account_balances b SET balances = c.balances FROM c
@@ -159,7 +159,7 @@ export class SqlPaperRepository implements PaperStateStore {
         order.price?.toFixed() ?? null, order.amount.toFixed(), order.filled.toFixed(), order.filledTotal.toFixed(),
         order.fee.toFixed(), order.feeCurrency, order.status, order.createdAt.toISOString(), order.updatedAt.toISOString(),
       ] as const);
-      await tx.query(
+      await tx.write(
         `WITH c AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[],
            $7::text[], $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[],
            $13::text[], $14::text[], $15::timestamptz[], $16::timestamptz[])
@@ -181,7 +181,7 @@ export class SqlPaperRepository implements PaperStateStore {
         fill.orderId, accountId, fill.pair, fill.side, fill.price.toFixed(), fill.amount.toFixed(),
         fill.fee.toFixed(), fill.feeCurrency, fill.maker, fill.at.toISOString(),
       ] as const);
-      await tx.query(
+      await tx.write(
         `INSERT INTO paper_fills (order_id, account_id, pair, side, price, amount, fee, fee_currency, maker, at)
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::numeric[], $6::numeric[],
            $7::numeric[], $8::text[], $9::boolean[], $10::timestamptz[])`,

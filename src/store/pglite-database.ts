@@ -58,6 +58,10 @@ class PgliteDatabase implements Database {
     return named(text, async () => (await this.db.query<Row>(text, params)).rows);
   }
 
+  async write(text: string, params: unknown[] = []): Promise<void> {
+    await this.query(text, params);
+  }
+
   async exec(text: string): Promise<void> {
     await this.turn();
     await this.db.exec(text);
@@ -65,12 +69,11 @@ class PgliteDatabase implements Database {
 
   async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     await this.turn();
-    return this.db.transaction((tx) =>
-      work({
-        query: <Row extends object>(text: string, params: unknown[] = []) =>
-          named(text, async () => (await tx.query<Row>(text, params)).rows),
-      }),
-    );
+    return this.db.transaction((tx) => {
+      const query = <Row extends object>(text: string, params: unknown[] = []) => named(text, async () => (await tx.query<Row>(text, params)).rows);
+      // In this process a statement costs no round trip: there is nothing to gain by holding it.
+      return work({ query, write: async (text, params) => void (await query(text, params)) });
+    });
   }
 
   private async turn(): Promise<void> {

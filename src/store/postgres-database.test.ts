@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import { StorageUnavailableError } from '../shared/errors.ts';
+import type { Database } from './database.ts';
 import { DatabaseUnavailableError, openPostgres } from './postgres-database.ts';
+import { StatementError } from './statement-error.ts';
 
 /** A loopback port with nothing listening: bound, noted, then released. */
 async function closedPort(): Promise<number> {
@@ -129,4 +131,55 @@ describe('listening for notifications', () => {
       await relay.close();
     }
   });
+});
+
+describe('statements sent together in a transaction', () => {
+  const url = process.env.DATABASE_URL;
+  const skip = url ? false : 'needs PostgreSQL: set DATABASE_URL';
+  const withTable = async (run: (db: Database, table: string) => Promise<void>) => {
+    const db = await openPostgres(url!);
+    const table = `tl_sent_together_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
+    await db.query(`CREATE TABLE ${table} (n int PRIMARY KEY, note text, tags text[], at timestamptz)`);
+    try {
+      await run(db, table);
+    } finally {
+      await db.query(`DROP TABLE ${table}`);
+      await db.close();
+    }
+  };
+
+  it('applies queued writes in order before a read, and commits them with the rest', { skip }, () =>
+    withTable(async (db, table) => {
+      const at = new Date('2026-11-28T06:00:00.123Z');
+      const seen = await db.transaction(async (tx) => {
+        await tx.write(`INSERT INTO ${table} (n, note, tags, at) VALUES ($1, $2, $3, $4)`, [1, "it's a back\\slash", ['a"b', "c'd", null], at]);
+        await tx.write(`UPDATE ${table} SET n = $1 WHERE n = $2`, [2, 1]);
+        const rows = await tx.query<{ n: number }>(`SELECT n FROM ${table}`);
+        await tx.write(`INSERT INTO ${table} (n) VALUES ($1)`, [3]);
+        return rows.map((row) => row.n);
+      });
+      assert.deepEqual(seen, [2]);
+      const rows = await db.query<{ n: number; note: string | null; tags: Array<string | null> | null; at: Date | null }>(`SELECT * FROM ${table} ORDER BY n`);
+      assert.deepEqual(rows, [
+        { n: 2, note: "it's a back\\slash", tags: ['a"b', "c'd", null], at },
+        { n: 3, note: null, tags: null, at: null },
+      ]);
+    }));
+
+  it('rolls the whole transaction back when a queued write fails at the commit, and the connection serves the next one', { skip }, () =>
+    withTable(async (db, table) => {
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.write(`INSERT INTO ${table} (n) VALUES ($1)`, [1]);
+          await tx.query(`SELECT count(*) FROM ${table}`);
+          await tx.write(`INSERT INTO ${table} (n) VALUES ($1)`, [2]);
+          await tx.write(`INSERT INTO ${table} (n) VALUES ($1)`, [2]);
+        }),
+        (error: unknown) => error instanceof StatementError && error.code === '23505' && error.statement === `INSERT ${table}`,
+      );
+      assert.deepEqual(await db.query(`SELECT n FROM ${table}`), []);
+      // Every pooled connection is back outside any transaction.
+      await Promise.all(Array.from({ length: 8 }, (_, n) => db.transaction((tx) => tx.write(`INSERT INTO ${table} (n) VALUES ($1)`, [10 + n]))));
+      assert.equal((await db.query(`SELECT n FROM ${table}`)).length, 8);
+    }));
 });

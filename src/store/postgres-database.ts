@@ -2,6 +2,7 @@ import pg from 'pg';
 import { StorageUnavailableError } from '../shared/errors.ts';
 import type { Database, NotifyHandlers, Sql } from './database.ts';
 import { PostgresListener } from './postgres-listener.ts';
+import { inlineParams } from './inline-params.ts';
 import { named } from './statement-error.ts';
 
 const typeParsers = {
@@ -115,33 +116,53 @@ class PostgresDatabase implements Database {
     await reconnecting(this.reconnectDelaysMs, () => this.pool.query(text));
   }
 
+  async write(text: string, params: unknown[] = []): Promise<void> {
+    await this.query(text, params);
+  }
+
   /**
    * A transaction whose connection is lost is run again from the start on a new one: the work
    * must be repeatable (the engine's batches are, by design). Statement errors inside stay named.
+   *
+   * Its statements go as simple queries with their parameters written in (inline-params.ts):
+   * `BEGIN`, the writes queued since the last read and the read itself travel in one round trip,
+   * and the last writes with `COMMIT`. An engine batch of eight statements costs two or three
+   * round trips instead of ten, which is most of its wait when processes share the CPU.
    */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     return reconnecting(this.reconnectDelaysMs, async () => {
       const client = await this.pool.connect();
       let lost: unknown;
+      let begun = false;
+      const queued: string[] = [];
+      /** Sends BEGIN if not sent yet, the queued writes and `last`; answers the rows of `last`. */
+      const send = async <Row extends object>(last: string): Promise<Row[]> => {
+        const statements = [...queued.splice(0), last];
+        const text = (begun ? '' : 'BEGIN;\n') + statements.join(';\n');
+        begun = true;
+        // PostgreSQL does not say which statement of several failed: the error names the first.
+        return named(statements[0]!, async () => {
+          try {
+            const results = (await client.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
+            return (Array.isArray(results) ? results.at(-1)! : results).rows as Row[];
+          } catch (error) {
+            if (isConnectionLost(error)) lost = error;
+            throw error;
+          }
+        });
+      };
+      const inlined = (text: string, params: unknown[]) => named(text, async () => inlineParams(text, params));
       const tx: Sql = {
-        query: <Row extends object>(text: string, params: unknown[] = []) =>
-          named(text, async () => {
-            try {
-              return (await client.query(text, params)).rows as Row[];
-            } catch (error) {
-              if (isConnectionLost(error)) lost = error;
-              throw error;
-            }
-          }),
+        query: async (text, params = []) => send(await inlined(text, params)),
+        write: async (text, params = []) => void queued.push(await inlined(text, params)),
       };
       try {
-        await client.query('BEGIN');
         const result = await work(tx);
-        await client.query('COMMIT');
+        if (begun || queued.length > 0) await send('COMMIT');
         return result;
       } catch (error) {
         lost ??= isConnectionLost(error) ? error : undefined;
-        if (lost === undefined) await client.query('ROLLBACK').catch(() => undefined);
+        if (lost === undefined && begun) await client.query('ROLLBACK').catch(() => undefined);
         throw lost ?? error;
       } finally {
         // A client whose connection broke is destroyed, not handed to the next caller.
