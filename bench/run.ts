@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isBenchmark, readSettings, type Benchmark, type BenchSettings } from './support/benchmark.ts';
+import { delayedRelay } from './support/delayed-relay.ts';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const thisFile = path.basename(fileURLToPath(import.meta.url));
@@ -44,6 +45,7 @@ async function main(): Promise<number> {
   }
   const selected = wanted.length === 0 ? all : all.filter((benchmark) => wanted.includes(benchmark.name));
 
+  const relay = await relayDatabase();
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
   console.log(`node ${process.version}, ${os.availableParallelism()} CPUs (${cpu}), ${os.platform()} ${os.release()}`);
   // Other work on the machine moves the figures; the load average shows how much there was.
@@ -60,9 +62,22 @@ async function main(): Promise<number> {
       failed.push(benchmark.name);
     }
   }
+  await relay?.close();
   console.log(`\nload average after: ${loadAverage()}`);
   console.log(failed.length === 0 ? 'All benchmarks passed.' : `Failed: ${failed.join(', ')}`);
   return failed.length === 0 ? 0 : 1;
+}
+
+/** With BENCH_PG_DELAY_MS, every benchmark reaches DATABASE_URL through a relay that delays it. */
+async function relayDatabase(): Promise<{ close(): Promise<void> } | undefined> {
+  const raw = process.env.BENCH_PG_DELAY_MS?.trim();
+  if (!raw) return undefined;
+  const delayMs = Number(raw);
+  if (!(delayMs >= 0 && delayMs <= 100) || !process.env.DATABASE_URL) throw new Error(`BENCH_PG_DELAY_MS needs DATABASE_URL and milliseconds from 0 to 100, got "${raw}"`);
+  const relay = await delayedRelay(new URL(process.env.DATABASE_URL), delayMs);
+  process.env.DATABASE_URL = relay.url;
+  console.log(`PostgreSQL through a relay on 127.0.0.1 that holds each chunk ${delayMs} ms each way`);
+  return relay;
 }
 
 function loadAverage(): string {
