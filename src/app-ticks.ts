@@ -5,9 +5,10 @@
  */
 import type { Logger } from 'pino';
 import type { MarketTick } from './domain/market/market-tick.ts';
+import type { BatchPosition } from './engine/engine-store.ts';
 import { TickFollower } from './engine/tick-follower.ts';
 import type { Database, Sql } from './store/database.ts';
-import { SqlTickLog, TICKS_CHANNEL } from './store/tick-log.repository.ts';
+import { positionWrite, SqlTickLog, TICKS_CHANNEL } from './store/tick-log.repository.ts';
 
 /** How often a post looks whether the other engines applied its ticks. */
 const WAIT_POLL_MS = 20;
@@ -15,6 +16,8 @@ const WAIT_POLL_MS = 20;
 export interface SharedTicks {
   /** Absent in a process that runs no engine. */
   follower: TickFollower | undefined;
+  /** This engine's position, stored by its batches with what each tick changed. */
+  position: BatchPosition;
   /** Which accounts this engine just took may be loaded now; the follower loads the others later. */
   ready(accountIds: readonly number[]): Promise<number[]>;
   /** Whether a held account runs here already (not waiting for the tick log to reach it). */
@@ -33,7 +36,8 @@ export interface SharedTickPorts {
   leaseMs: number;
   runsEngine: boolean;
   logger: Logger;
-  apply(tick: MarketTick): Promise<{ fills: number; changed: boolean }>;
+  /** As TickFollowerPorts.apply; calls `applied` as soon as the venue has applied the tick. */
+  apply(tick: MarketTick, applied: () => void): Promise<{ fills: number; changed: boolean }>;
   load(accountIds: readonly number[]): Promise<void>;
   holds(accountId: number): boolean;
   catchUp(accountIds: readonly number[], ticks: MarketTick[]): Promise<void>;
@@ -48,11 +52,25 @@ export function sharedTicks(ports: SharedTickPorts): SharedTicks {
     loaded.add(accountId);
     started.add(accountId);
   };
+  /** The last tick the venue applied, the last handed to a batch, the last a stored batch wrote. */
+  let applied = 0;
+  let taken = 0;
+  let stored = -1;
+  const position: BatchPosition = {
+    take: () => {
+      // Accounts that started here are recorded with the position by the follower alone.
+      if (applied <= taken || started.size > 0) return undefined;
+      taken = applied;
+      return positionWrite(ports.engineId, taken);
+    },
+    stored: () => void (stored = taken),
+  };
   const follower = ports.runsEngine
     ? new TickFollower({
         log,
         engineId: ports.engineId,
-        apply: ports.apply,
+        apply: (tick, seq) => ports.apply(tick, () => void (applied = seq)),
+        recordedInBatch: () => stored,
         load: async (accountIds) => {
           for (const accountId of accountIds) nowLoaded(accountId);
           await ports.load(accountIds);
@@ -69,6 +87,7 @@ export function sharedTicks(ports: SharedTickPorts): SharedTicks {
     : undefined;
   return {
     follower,
+    position,
     ready: async (accountIds) => {
       const ready = follower ? await follower.ready(accountIds.filter((accountId) => !loaded.has(accountId))) : [];
       for (const accountId of ready) nowLoaded(accountId);

@@ -184,9 +184,13 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
             leaseMs: config.engineLeaseSeconds * 1000,
             runsEngine,
             logger,
-            apply: async (tick) => {
+            apply: async (tick, applied) => {
               const before = committedBatches;
-              const fills = (await paper.applyTicks([tick])).filter((update) => update.fill).length;
+              const applying = paper.applyTicks([tick]);
+              // The venue applies a tick at once, and tells the engine of its price and fills as it
+              // does: the engine's next batch holds what the tick caused, and stores it as applied.
+              applied();
+              const fills = (await applying).filter((update) => update.fill).length;
               await engine.settled();
               return { fills, changed: fills > 0 || committedBatches !== before };
             },
@@ -230,6 +234,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       store: new SqlEngineRepository(db, leasing?.guard),
       ...(companion ? { companion } : {}),
       ...(leasing ? { leases: engineLeases ?? NO_LEASES } : {}),
+      ...(ticks?.follower ? { position: ticks.position } : {}),
       exchangeFor: (accountId) => accounts.exchangeForId(accountId),
       batchOrders: (work) => paper.batch(work),
       clock: options.now ?? (() => new Date()),

@@ -40,15 +40,16 @@ export class BatchStore {
         refused.set(automationId, error);
       }
     }
-    // The companion's changes and the tick log belong to no automation: a refusal of theirs is the caller's error.
-    const { companion, ticks, ticksNeededFrom } = batch;
-    if (companion || ticks || ticksNeededFrom !== undefined) {
+    // The companion's changes, the position and the tick log belong to no automation: a refusal of theirs is the caller's error.
+    const { companion, position, ticks, ticksNeededFrom } = batch;
+    if (companion || position || ticks || ticksNeededFrom !== undefined) {
       await this.retrying({
         automations: [],
         events: [],
         orders: [],
         records: [],
         ...(companion ? { companion } : {}),
+        ...(position ? { position } : {}),
         ...(ticks ? { ticks } : {}),
         ...(ticksNeededFrom !== undefined ? { ticksNeededFrom } : {}),
       });

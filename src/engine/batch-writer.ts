@@ -36,6 +36,7 @@ export class BatchWriter {
   private records = new Map<number, { kind: string; records: unknown[] }>();
   private orders = new Set<EngineOrder>();
   private companion: Array<(tx: Sql) => Promise<void>> = [];
+  private position: ((tx: Sql) => Promise<void>) | undefined;
   /** Orders journaled in this batch: never sent if their automation's part is refused. */
   private placed: EngineOrder[] = [];
   private ids: number[] = [];
@@ -99,6 +100,11 @@ export class BatchWriter {
     this.companion.push(write);
   }
 
+  /** The position as of the inputs taken; a later one replaces it. Alone, it makes no batch. */
+  notePosition(write: (tx: Sql) => Promise<void>): void {
+    this.position = write;
+  }
+
   /** The automation as this batch changed it, if it did. */
   changed(id: number): LiveAutomation | undefined {
     return this.dirty.get(id) ?? this.flushed.get(id);
@@ -136,7 +142,7 @@ export class BatchWriter {
    * Stores the batch and answers the automations whose part storage refused, with the reason
    * (their orders of this batch leave the journal unsent), and what the stored part changed.
    */
-  async flush(at: Date, now: number): Promise<{ refused: Map<number, unknown>; committed: CommittedBatch }> {
+  async flush(at: Date, now: number): Promise<{ refused: Map<number, unknown>; committed: CommittedBatch; storedPosition: boolean }> {
     // Changes stored later are told to listeners now: the batch's logged ticks keep them.
     const changed = [...this.dirty.values()].map(({ automation, kind }) => ({
       id: automation.id,
@@ -157,10 +163,12 @@ export class BatchWriter {
       orders: [...this.orders],
       records: [...this.records].map(([automationId, { kind, records }]) => ({ kind, automationId, records })),
       ...(this.companion.length > 0 ? { companion: this.companion } : {}),
+      ...(this.position ? { position: this.position } : {}),
       ...(log?.ticks ? { ticks: log.ticks } : {}),
       ...(log?.ticksNeededFrom !== undefined ? { ticksNeededFrom: log.ticksNeededFrom } : {}),
     };
     this.companion = [];
+    this.position = undefined;
     this.flushed = this.dirty;
     this.dirty = new Map();
     this.events = [];
@@ -179,7 +187,7 @@ export class BatchWriter {
       records: batch.records.filter(({ automationId }) => !refused.has(automationId)),
       events: batch.events.filter(({ automationId }) => !refused.has(automationId)),
     };
-    return { refused, committed };
+    return { refused, committed, storedPosition: batch.position !== undefined };
   }
 
   /** A state as the store takes it: see `EngineStore.inProcess`. Steps never change a state they were given. */

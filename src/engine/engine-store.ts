@@ -88,6 +88,12 @@ export interface EngineBatch {
   records: Array<{ kind: string; automationId: number; records: unknown[] }>;
   /** Writes of the batch's companion (the paper exchange's changes), in the batch's transaction. */
   companion?: Array<(tx: Sql) => Promise<void>>;
+  /**
+   * The engine's position in the shared tick log, as of the ticks this batch handled. Written
+   * first, before the guard's check: the engine's row is then locked before any lease row, in the
+   * order the heartbeat locks them.
+   */
+  position?: (tx: Sql) => Promise<void>;
   /** This batch's ticks, logged for the changes it leaves unstored. */
   ticks?: LoggedTickBatch;
   /** Logged tick batches before this one no automation needs any more: removed. */
@@ -102,6 +108,14 @@ export interface EngineBatch {
 export interface BatchCompanion {
   /** What changed since it was last taken, as its write in the batch's transaction. */
   take(): ((tx: Sql) => Promise<void>) | undefined;
+}
+
+/** The engine's position in the shared tick log, stored by its batches (`EngineBatch.position`). */
+export interface BatchPosition {
+  /** The write of the position reached since the last one taken, if it moved. */
+  take(): ((tx: Sql) => Promise<void>) | undefined;
+  /** A batch with the last position taken was stored. */
+  stored(): void;
 }
 
 /**

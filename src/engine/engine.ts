@@ -25,7 +25,7 @@ import { StorageUnavailableError } from '../shared/errors.ts';
 import { AccountOwnedElsewhereError, LeaseLostError } from './lease-store.ts';
 import { BatchStore, STORE_RETRY_DELAYS_MS, StorageLostError } from './batch-store.ts';
 import { BatchWriter, type PendingCommand } from './batch-writer.ts';
-import { type AutomationFilter, type BatchCompanion, type CommittedBatch, type EngineStore, QUARANTINED, type QuarantineRecord, type RecordWriter, type StoredAutomation } from './engine-store.ts';
+import { type AutomationFilter, type BatchCompanion, type BatchPosition, type CommittedBatch, type EngineStore, QUARANTINED, type QuarantineRecord, type RecordWriter, type StoredAutomation } from './engine-store.ts';
 import { MarketSources } from './market-sources.ts';
 import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
 import { OrderJournal } from './order-journal.ts';
@@ -53,6 +53,8 @@ export interface EnginePorts {
    * process per database): taken with each batch's inputs, written with the batch.
    */
   companion?: BatchCompanion;
+  /** The engine's position in the shared tick log (servers sharing PostgreSQL), taken with each batch's inputs like the companion's changes. */
+  position?: BatchPosition;
   clock: () => Date;
   logger: EngineLogger;
   kinds: readonly AnyAutomationKind[];
@@ -471,6 +473,8 @@ export class Engine {
     this.batchWanted = false;
     const write = this.ports.companion?.take();
     if (write) this.writer.noteCompanion(write);
+    const position = this.ports.position?.take();
+    if (position) this.writer.notePosition(position);
   }
 
   private handle(item: InboxItem, batch: PendingCommand[], at: Date): void {
@@ -543,13 +547,14 @@ export class Engine {
   private async commit(batch: PendingCommand[], at: Date): Promise<ReadonlyMap<number, unknown>> {
     await this.writer.reserveIds(batch.filter((pending) => pending.command.type === 'place_order').length);
     const sends = this.writer.journal(batch, at);
-    let refused, committed;
+    let refused, committed, storedPosition;
     try {
-      ({ refused, committed } = await this.writer.flush(at, this.ports.clock().getTime()));
+      ({ refused, committed, storedPosition } = await this.writer.flush(at, this.ports.clock().getTime()));
     } catch (error) {
       if (error instanceof StorageLostError) this.loseStorage(error);
       throw error;
     }
+    if (storedPosition) this.ports.position?.stored();
     this.waitingForStorage = false;
     for (const [id, reason] of refused) {
       if (reason instanceof LeaseLostError) this.leaseLost(reason);

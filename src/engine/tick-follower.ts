@@ -32,9 +32,12 @@ export interface TickFollowerPorts {
   engineId: string;
   /**
    * Applies one tick to the paper venue and waits for the engine to handle what it caused; answers
-   * the fills, and whether anything of this engine's accounts changed (fills, stored steps).
+   * the fills, and whether anything of this engine's accounts changed (fills, stored steps). The
+   * engine's batches store `seq` as its position with what the tick changed.
    */
-  apply(tick: MarketTick): Promise<{ fills: number; changed: boolean }>;
+  apply(tick: MarketTick, seq: number): Promise<{ fills: number; changed: boolean }>;
+  /** The last position an engine batch stored (-1: none). */
+  recordedInBatch(): number;
   /** Loads taken accounts' paper state and automations. */
   load(accountIds: readonly number[]): Promise<void>;
   /** Whether this engine still holds the account's lease. */
@@ -146,14 +149,14 @@ export class TickFollower {
   async applyLogged(ticks: LoggedTick[]): Promise<void> {
     await this.loadWaiting();
     for (const { seq, tick } of ticks) {
-      const { fills, changed } = await this.ports.apply(tick);
+      const { fills, changed } = await this.ports.apply(tick, seq);
       this.position = seq;
       if (fills > 0) this.fills.set(seq, fills);
       // The next holder of an account starts after the recorded tick, so a tick that changed
-      // something is recorded at once (outside the chunk's transaction): a crash replays at most
-      // the tick being applied. Ticks that changed nothing leave the stored state as it was after
-      // the last recorded one, and replaying them on it changes nothing either: they are
-      // recorded with the chunk's end only.
+      // something is recorded with what it changed (the engine's batch stores the position), or
+      // at once: a crash replays at most the tick being applied. Ticks that changed nothing leave
+      // the stored state as it was after the last recorded one, and replaying them on it changes
+      // nothing either: they are recorded with the chunk's end only.
       if (changed) await this.record();
       await this.loadWaiting();
     }
@@ -185,9 +188,10 @@ export class TickFollower {
 
   /** Records the position unless it is recorded already; a failed record is made at the next pass. */
   private async record(): Promise<void> {
-    if (this.recorded === this.position) return;
     const position = this.position;
     const started = this.ports.startedHere();
+    if (started.length === 0 && this.ports.recordedInBatch() === position) this.recorded = position;
+    if (this.recorded === position) return;
     await this.ports.log.setPosition(this.ports.engineId, position, started);
     this.ports.recordedHere(started);
     this.recorded = position;

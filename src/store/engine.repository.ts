@@ -83,8 +83,9 @@ export class SqlEngineRepository implements EngineStore {
 
   async save(batch: EngineBatch): Promise<void> {
     const rows = batch.automations.length + batch.events.length + batch.orders.length + batch.records.length + (batch.companion?.length ?? 0);
-    if (rows === 0 && !batch.ticks && batch.ticksNeededFrom === undefined) return;
+    if (rows === 0 && !batch.ticks && batch.ticksNeededFrom === undefined && !batch.position) return;
     await this.db.transaction(async (tx) => {
+      await batch.position?.(tx);
       await this.guard?.(tx, batch);
       if (batch.automations.length > 0) {
         // A state given whole replaces the snapshot and clears the changes; changes leave the

@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openTestDatabase } from '../../test/support/database.ts';
 import type { Database } from './database.ts';
+import { SqlEngineRepository } from './engine.repository.ts';
 import { handBackIn, SqlLeaseStore } from './leases.repository.ts';
-import { SqlTickLog } from './tick-log.repository.ts';
+import { positionWrite, SqlTickLog } from './tick-log.repository.ts';
 
 describe('SqlLeaseStore', () => {
   let db: Database;
@@ -99,5 +100,28 @@ describe('SqlLeaseStore', () => {
     assert.deepEqual(await positions(), [[25, 25], [30, 30], [25, 25], [0, 0]]);
     const engines = await db.query<{ id: string }>("SELECT id FROM engines WHERE id IN ('engine-3', 'engine-4')");
     assert.deepEqual(engines, []);
+  });
+});
+
+describe('an engine batch that stores the engine position', () => {
+  it('writes the position before the lease check, locking the engine row before lease rows as the heartbeat does', async () => {
+    const db = await openTestDatabase();
+    try {
+      await new SqlLeaseStore(db).register({ id: 'e-position', host: 'h', pid: 1, role: 'engine' });
+      let seenByGuard: number | null | undefined;
+      const repository = new SqlEngineRepository(db, async (tx) => {
+        const [row] = await tx.query<{ tick_seq: number | null }>("SELECT tick_seq FROM engines WHERE id = 'e-position'");
+        seenByGuard = row?.tick_seq ?? null;
+      });
+      const position = (seq: number) => positionWrite('e-position', seq);
+      await repository.save({ automations: [], events: [], orders: [], records: [], position: position(7) });
+      assert.equal(seenByGuard, 7);
+      // A batch carrying an older position than one recorded since leaves the newer.
+      await repository.save({ automations: [], events: [], orders: [], records: [], position: position(5) });
+      const [row] = await db.query<{ tick_seq: number }>("SELECT tick_seq FROM engines WHERE id = 'e-position'");
+      assert.equal(Number(row!.tick_seq), 7);
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -155,6 +155,13 @@ export class SqlTickLog {
   }
 }
 
+/**
+ * The engine's position, written in the caller's transaction (an engine batch's). Never moved
+ * backwards: a batch may carry a position the tick follower has recorded past since.
+ */
+export const positionWrite = (engineId: string, position: number) => (tx: Sql) =>
+  tx.write('UPDATE engines SET tick_seq = $2 WHERE id = $1 AND (tick_seq IS NULL OR tick_seq < $2)', [engineId, position]);
+
 async function read(sql: Sql, after: number, limit: number): Promise<LoggedTick[]> {
   const rows = await sql.query<TickRow>(
     'SELECT seq, pair, price::text, bid::text, ask::text, volume::text, at FROM paper_ticks WHERE seq > $1 ORDER BY seq LIMIT $2',

@@ -58,8 +58,8 @@ export class MemoryEngineStore implements EngineStore {
   }
 
   async save(batch: EngineBatch): Promise<void> {
-    // A companion writes SQL in the batch's transaction; this store has neither.
-    if (batch.companion) throw new Error('The in-memory engine store takes no companion writes');
+    // A companion and a position write SQL in the batch's transaction; this store has neither.
+    if (batch.companion || batch.position) throw new Error('The in-memory engine store takes no companion or position writes');
     for (const { kind } of batch.records) {
       if (!this.sinks[kind]) throw new Error(`No record sink for ${kind}`);
     }
