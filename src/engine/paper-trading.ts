@@ -16,7 +16,7 @@ export interface PaperVenuePort {
   markets(): Market[];
   ticker(pair: string): Ticker | undefined;
   openAccount(accountId: number, balances: readonly Balance[]): Exchange;
-  restoreAccount(accountId: number, balances: readonly Balance[], openOrders: readonly ExchangeOrder[], fees?: PaperFees): Exchange;
+  restoreAccounts(accounts: readonly StoredPaperAccount[]): Exchange[];
   setFees(accountId: number, fees: PaperFees): boolean;
   continueSequenceAfter(sequence: number): void;
   applyTick(tick: MarketTick): OrderUpdate[];
@@ -138,16 +138,13 @@ export class PaperTrading {
     // The orders whose record is the engine's journal are not among the stored paper orders, so
     // their highest id is not known here: ids come in blocks never handed out before.
     if (this.host) await this.reserveIds();
-    for (const account of state.accounts) {
-      if (this.exchanges.has(account.accountId)) continue;
-      this.restore(account);
-    }
+    this.restore(state.accounts.filter((account) => !this.exchanges.has(account.accountId)));
   }
 
-  private restore(account: StoredPaperAccount): Exchange {
-    for (const id of account.journaled ?? []) this.journaled.add(id);
-    const restored = this.venue.restoreAccount(account.accountId, account.balances, account.openOrders, account.fees);
-    return this.track(account.accountId, restored);
+  private restore(accounts: readonly StoredPaperAccount[]): Exchange[] {
+    for (const account of accounts) for (const id of account.journaled ?? []) this.journaled.add(id);
+    const restored = this.venue.restoreAccounts(accounts);
+    return accounts.map((account, index) => this.track(account.accountId, restored[index]!));
   }
 
   /** One stable exchange per account, whichever venue account is behind it now. */
@@ -167,7 +164,7 @@ export class PaperTrading {
     this.venue.dropAccount(accountId);
     this.venueAccounts.delete(accountId);
     const stored = await this.store.loadAccount!(accountId);
-    return stored && this.restore(stored);
+    return stored && this.restore([stored])[0];
   }
 
   /**
@@ -178,11 +175,12 @@ export class PaperTrading {
     const store = this.store;
     if (!this.ownership || !store.loadAccounts) return Promise.resolve();
     return this.serialized(async () => {
-      for (const stored of await store.loadAccounts!(accountIds)) {
-        this.venue.dropAccount(stored.accountId);
-        this.venueAccounts.delete(stored.accountId);
-        this.restore(stored);
+      const stored = await store.loadAccounts!(accountIds);
+      for (const { accountId } of stored) {
+        this.venue.dropAccount(accountId);
+        this.venueAccounts.delete(accountId);
       }
+      this.restore(stored);
     });
   }
 

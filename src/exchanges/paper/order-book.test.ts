@@ -31,6 +31,19 @@ describe(OrderBook.name, () => {
     );
   });
 
+  it('matches orders added together (in any order, into a book holding others) as if added one by one', () => {
+    const order = fc.record({ side: fc.constantFrom<'buy' | 'sell'>('buy', 'sell'), price: fc.integer({ min: 90, max: 110 }), together: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(order, { maxLength: 60 }), fc.integer({ min: 85, max: 115 }), (made, price) => {
+        const book = new OrderBook();
+        const resting = made.map((o, index): RestingOrder => ({ id: `P${index + 1}`, sequence: index + 1, side: o.side, price: dec(o.price), remaining: dec(1) }));
+        for (const [index, o] of resting.entries()) if (!made[index]!.together) book.add(o);
+        book.addAll(resting.filter((_, index) => made[index]!.together).reverse());
+        assert.deepEqual(book.matchQuote(dec(price), dec(price)).map((m) => m.order.id), expected(resting, price, price));
+      }),
+    );
+  });
+
   it('fills a trade against the best orders up to its amount and keeps the rest of a partly filled order first', () => {
     const book = new OrderBook();
     const orders = [100, 101, 101, 99].map((price, index): RestingOrder => ({ id: `P${index + 1}`, sequence: index + 1, side: 'buy', price: dec(price), remaining: dec(2) }));

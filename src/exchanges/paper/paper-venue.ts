@@ -8,7 +8,7 @@ import { ruleViolations, VIOLATION_MESSAGES } from '../../domain/market/trading-
 import { type ExchangeOrder, ExchangeError, type Fill, type Market, type OrderUpdate, type Ticker } from '../exchange.ts';
 import { DEFAULT_FEES, type FeeSchedule, fixedSlippage, type SlippageModel } from './fill-models.ts';
 import type { MarketTick } from '../../domain/market/market-tick.ts';
-import type { PaperChanges } from '../paper-state.ts';
+import type { PaperChanges, PaperFees } from '../paper-state.ts';
 import { OrderBook, type RestingOrder } from './order-book.ts';
 import { PaperAccount } from './paper-account.ts';
 import type { Balance } from '../exchange.ts';
@@ -21,6 +21,14 @@ export interface PaperVenueOptions {
 
 
 /** One record per resting order: the book's entry, with the account and order it fills. */
+/** An account as storage kept it: `fees` undefined when it pays the default ones. */
+export interface RestoredAccount {
+  accountId: number;
+  balances: readonly Balance[];
+  openOrders: readonly ExchangeOrder[];
+  fees?: PaperFees | undefined;
+}
+
 interface RestingEntry extends RestingOrder {
   account: PaperAccount;
   order: ExchangeOrder;
@@ -92,13 +100,27 @@ export class PaperVenue {
    * The order sequence continues after the highest id seen.
    */
   restoreAccount(accountId: number, balances: readonly Balance[], openOrders: readonly ExchangeOrder[], fees = this.defaultFees): PaperAccount {
-    const account = this.openAccount(accountId, balances, fees);
-    for (const order of openOrders) {
-      account.adopt(order);
-      this.rest(account, order);
-      if (this.sequenceEnd === Number.POSITIVE_INFINITY) this.sequence = Math.max(this.sequence, orderSequence(order.id));
-    }
-    return account;
+    return this.restoreAccounts([{ accountId, balances, openOrders, fees }])[0]!;
+  }
+
+  /** Accounts read from storage, their open orders put on the books together (`OrderBook.addAll`). */
+  restoreAccounts(stored: readonly RestoredAccount[]): PaperAccount[] {
+    const byPair = new Map<string, RestingEntry[]>();
+    const accounts = stored.map(({ accountId, balances, openOrders, fees }) => {
+      const account = this.openAccount(accountId, balances, fees ?? this.defaultFees);
+      for (const order of openOrders) {
+        account.adopt(order);
+        const entry = restingEntry(account, order);
+        this.resting.set(order.id, entry);
+        const entries = byPair.get(order.pair);
+        if (entries) entries.push(entry);
+        else byPair.set(order.pair, [entry]);
+        if (this.sequenceEnd === Number.POSITIVE_INFINITY) this.sequence = Math.max(this.sequence, orderSequence(order.id));
+      }
+      return account;
+    });
+    for (const [pair, entries] of byPair) this.books.get(pair)!.addAll(entries);
+    return accounts;
   }
 
   /**
@@ -172,16 +194,7 @@ export class PaperVenue {
   }
 
   rest(account: PaperAccount, order: ExchangeOrder): void {
-    const entry: RestingEntry = {
-      id: order.id,
-      sequence: orderSequence(order.id),
-      side: order.side,
-      price: order.price!,
-      // The order's own amount while nothing filled: one decimal fewer per resting order.
-      remaining: order.filled.isZero() ? order.amount : order.amount.minus(order.filled),
-      account,
-      order,
-    };
+    const entry = restingEntry(account, order);
     this.books.get(order.pair)!.add(entry);
     this.resting.set(order.id, entry);
   }
@@ -236,4 +249,17 @@ export class PaperVenue {
 
 export function orderSequence(orderId: string): number {
   return Number(orderId.slice(1));
+}
+
+function restingEntry(account: PaperAccount, order: ExchangeOrder): RestingEntry {
+  return {
+    id: order.id,
+    sequence: orderSequence(order.id),
+    side: order.side,
+    price: order.price!,
+    // The order's own amount while nothing filled: one decimal fewer per resting order.
+    remaining: order.filled.isZero() ? order.amount : order.amount.minus(order.filled),
+    account,
+    order,
+  };
 }
