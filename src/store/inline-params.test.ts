@@ -5,22 +5,28 @@ import { inlineParams, literal } from './inline-params.ts';
 describe(inlineParams.name, () => {
   it('writes each parameter in as a literal, $10 apart from $1', () => {
     const params = [[1, 2], "it's", 3, 4, 5, 6, 7, 8, 9, null];
-    assert.equal(inlineParams('SELECT $1::bigint[], $2, $10, $1', params), `SELECT '{"1","2"}'::bigint[], 'it''s', NULL, '{"1","2"}'`);
+    assert.equal(inlineParams('SELECT $1::bigint[], $2, $10, $1', params), 'SELECT  $tl${"1","2"}$tl$::bigint[],  $tl$it\'s$tl$, NULL,  $tl${"1","2"}$tl$');
   });
 
   it('leaves a $ inside quoted text, quoted names and comments alone', () => {
     const text = `SELECT '$1', "a$1", to_char(x, 'YYYY"T"') -- it's $1\n, $1`;
-    assert.equal(inlineParams(text, ['v']), `SELECT '$1', "a$1", to_char(x, 'YYYY"T"') -- it's $1\n, 'v'`);
+    assert.equal(inlineParams(text, ['v']), `SELECT '$1', "a$1", to_char(x, 'YYYY"T"') -- it's $1\n,  $tl$v$tl$`);
   });
 
   it('refuses a statement that uses a parameter it was not given', () => {
     assert.throws(() => inlineParams('SELECT $2', ['only one']), /\$2 but has 1 parameters/);
   });
+});
 
-  it('quotes backslashes as an escape string and keeps NULL inside arrays', () => {
-    assert.equal(literal('a\\b'), String.raw` E'a\\b'`);
-    assert.equal(literal(['x"y', null]), String.raw` E'{"x\\"y",NULL}'`);
+describe(literal.name, () => {
+  it('takes text as it is, quotes and backslashes included, and NULL inside arrays', () => {
+    assert.equal(literal('a\\b\'c'), " $tl$a\\b'c$tl$");
+    assert.equal(literal(['x"y', null]), ' $tl${"x\\"y",NULL}$tl$');
     assert.equal(literal(undefined), 'NULL');
+  });
+
+  it('quotes text holding its tag as an escape string instead', () => {
+    assert.equal(literal("$tl$ it's \\"), String.raw` E'$tl$ it''s \\'`);
   });
 
   it('refuses a NUL character as PostgreSQL does, instead of cutting the statement short', () => {

@@ -152,7 +152,7 @@ describe('statements sent together in a transaction', () => {
     withTable(async (db, table) => {
       const at = new Date('2026-11-28T06:00:00.123Z');
       const seen = await db.transaction(async (tx) => {
-        await tx.write(`INSERT INTO ${table} (n, note, tags, at) VALUES ($1, $2, $3, $4)`, [1, "it's a back\\slash", ['a"b', "c'd", null], at]);
+        await tx.write(`INSERT INTO ${table} (n, note, tags, at) VALUES ($1, $2, $3, $4)`, [1, "it's a back\\slash and $tl$", ['a"b', "c'd \\ e", null], at]);
         await tx.write(`UPDATE ${table} SET n = $1 WHERE n = $2`, [2, 1]);
         const rows = await tx.query<{ n: number }>(`SELECT n FROM ${table}`);
         await tx.write(`INSERT INTO ${table} (n) VALUES ($1)`, [3]);
@@ -161,7 +161,7 @@ describe('statements sent together in a transaction', () => {
       assert.deepEqual(seen, [2]);
       const rows = await db.query<{ n: number; note: string | null; tags: Array<string | null> | null; at: Date | null }>(`SELECT * FROM ${table} ORDER BY n`);
       assert.deepEqual(rows, [
-        { n: 2, note: "it's a back\\slash", tags: ['a"b', "c'd", null], at },
+        { n: 2, note: "it's a back\\slash and $tl$", tags: ['a"b', "c'd \\ e", null], at },
         { n: 3, note: null, tags: null, at: null },
       ]);
     }));
