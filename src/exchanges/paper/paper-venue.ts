@@ -20,7 +20,6 @@ export interface PaperVenueOptions {
 }
 
 
-/** One record per resting order: the book's entry, with the account and order it fills. */
 /** An account as storage kept it: `fees` undefined when it pays the default ones. */
 export interface RestoredAccount {
   accountId: number;
@@ -29,6 +28,7 @@ export interface RestoredAccount {
   fees?: PaperFees | undefined;
 }
 
+/** One record per resting order: the book's entry, with the account and order it fills. */
 interface RestingEntry extends RestingOrder {
   account: PaperAccount;
   order: ExchangeOrder;
