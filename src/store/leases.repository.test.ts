@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openTestDatabase } from '../../test/support/database.ts';
-import type { Database } from './database.ts';
+import type { EngineOrder } from '../engine/automation-kind.ts';
+import type { Database, Sql } from './database.ts';
 import { SqlEngineRepository } from './engine.repository.ts';
-import { handBackIn, SqlLeaseStore } from './leases.repository.ts';
+import { handBackIn, leaseGuard, paperFence, SqlLeaseStore } from './leases.repository.ts';
 import { positionWrite, SqlTickLog } from './tick-log.repository.ts';
 
 describe('SqlLeaseStore', () => {
@@ -103,25 +104,57 @@ describe('SqlLeaseStore', () => {
   });
 });
 
-describe('an engine batch that stores the engine position', () => {
+describe("an engine batch's transaction", () => {
+  let db: Database;
+  before(async () => {
+    db = await openTestDatabase();
+  });
+  after(() => db.close());
+
   it('writes the position before the lease check, locking the engine row before lease rows as the heartbeat does', async () => {
-    const db = await openTestDatabase();
-    try {
-      await new SqlLeaseStore(db).register({ id: 'e-position', host: 'h', pid: 1, role: 'engine' });
-      let seenByGuard: number | null | undefined;
-      const repository = new SqlEngineRepository(db, async (tx) => {
-        const [row] = await tx.query<{ tick_seq: number | null }>("SELECT tick_seq FROM engines WHERE id = 'e-position'");
-        seenByGuard = row?.tick_seq ?? null;
-      });
-      const position = (seq: number) => positionWrite('e-position', seq);
-      await repository.save({ automations: [], events: [], orders: [], records: [], position: position(7) });
-      assert.equal(seenByGuard, 7);
-      // A batch carrying an older position than one recorded since leaves the newer.
-      await repository.save({ automations: [], events: [], orders: [], records: [], position: position(5) });
-      const [row] = await db.query<{ tick_seq: number }>("SELECT tick_seq FROM engines WHERE id = 'e-position'");
-      assert.equal(Number(row!.tick_seq), 7);
-    } finally {
-      await db.close();
+    await new SqlLeaseStore(db).register({ id: 'e-position', host: 'h', pid: 1, role: 'engine' });
+    let seenByGuard: number | null | undefined;
+    const repository = new SqlEngineRepository(db, async (tx) => {
+      const [row] = await tx.query<{ tick_seq: number | null }>("SELECT tick_seq FROM engines WHERE id = 'e-position'");
+      seenByGuard = row?.tick_seq ?? null;
+    });
+    const position = (seq: number) => positionWrite('e-position', seq);
+    await repository.save({ automations: [], events: [], orders: [], records: [], position: position(7) });
+    assert.equal(seenByGuard, 7);
+    // A batch carrying an older position than one recorded since leaves the newer.
+    await repository.save({ automations: [], events: [], orders: [], records: [], position: position(5) });
+    const [row] = await db.query<{ tick_seq: number }>("SELECT tick_seq FROM engines WHERE id = 'e-position'");
+    assert.equal(Number(row!.tick_seq), 7);
+  });
+
+  it('lets the paper fence use the lease rows the batch check read, reading only the others', async () => {
+    const [user] = await db.query<{ id: number }>("INSERT INTO users (name) VALUES ('fence') RETURNING id");
+    const accounts: number[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const [account] = await db.query<{ id: number }>("INSERT INTO accounts (user_id, name, market_code) VALUES ($1, $2, 'paper_trading') RETURNING id", [user!.id, `fence ${index}`]);
+      accounts.push(Number(account!.id));
     }
+    const [mine, theirs, unleased, alsoMine] = accounts as [number, number, number, number];
+    const leases = new SqlLeaseStore(db);
+    const epochs = new Map([...(await leases.take('e-mine', [mine, alsoMine], 60_000)), ...(await leases.take('e-theirs', [theirs], 60_000))]);
+    const guard = leaseGuard('e-mine', () => epochs, 60_000);
+    const fence = paperFence('e-mine', () => epochs);
+    /** The accounts each lease read of the fence asked for, and what it refused. */
+    const fenced = (checkFirst: boolean) =>
+      db.transaction(async (tx) => {
+        const asked: number[][] = [];
+        const watched: Sql = {
+          query: (text, params) => {
+            if (text.includes('FROM account_leases WHERE account_id = ANY')) asked.push([...(params![0] as number[])]);
+            return tx.query(text, params);
+          },
+          write: (text, params) => tx.write(text, params),
+        };
+        const order = { accountId: mine } as EngineOrder;
+        if (checkFirst) await guard(watched, { automations: [], events: [], orders: [order], records: [] });
+        return { asked, refused: await fence(watched, accounts, 'held') };
+      });
+    assert.deepEqual(await fenced(false), { asked: [accounts], refused: [theirs, unleased] });
+    assert.deepEqual(await fenced(true), { asked: [[theirs, unleased, alsoMine]], refused: [theirs, unleased] });
   });
 });

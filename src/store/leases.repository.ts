@@ -152,6 +152,20 @@ export async function handBackIn(tx: Sql, engineId: string): Promise<void> {
   await tx.query('DELETE FROM engines WHERE id = $1', [engineId]);
 }
 
+interface LeaseRow {
+  account_id: number;
+  engine_id: string | null;
+  epoch: number | null;
+  live: boolean | null;
+}
+
+/**
+ * The lease rows a batch's check read and share-locked, by transaction: the paper fence of the same
+ * transaction takes them from here, and reads only the accounts the check did not (a read, and a
+ * round trip, fewer per batch).
+ */
+const checkedIn = new WeakMap<Sql, Map<number, LeaseRow>>();
+
 /**
  * The fencing check of every engine batch: each account the batch writes for must be leased to
  * this engine at the epoch it holds. `idle_in_transaction_session_timeout` ends the transaction of
@@ -167,16 +181,17 @@ export function leaseGuard(engineId: string, heldEpochs: () => ReadonlyMap<numbe
     if (orderAccounts.length + automationIds.length === 0) return;
     // One statement: the batch's accounts, the timeout and the lease rows under a share lock (a
     // batch costs two statements fewer than asked one by one).
-    const rows = await tx.query<{ account_id: number; engine_id: string | null; epoch: number | null }>(
+    const rows = await tx.query<LeaseRow>(
       `WITH wanted AS (
          SELECT unnest($1::bigint[]) AS account_id UNION SELECT account_id FROM automations WHERE id = ANY($2::bigint[])
        )
-       SELECT w.account_id, l.engine_id, l.epoch, set_config('idle_in_transaction_session_timeout', $3, true) AS timeout
+       SELECT w.account_id, l.engine_id, l.epoch, l.live, set_config('idle_in_transaction_session_timeout', $3, true) AS timeout
        FROM (SELECT account_id FROM wanted ORDER BY account_id) w LEFT JOIN LATERAL (
-         SELECT engine_id, epoch FROM account_leases WHERE account_id = w.account_id FOR SHARE
+         SELECT engine_id, epoch, expires_at > now() AS live FROM account_leases WHERE account_id = w.account_id FOR SHARE
        ) l ON true`,
       [orderAccounts, automationIds, timeout],
     );
+    checkedIn.set(tx, new Map(rows.map((row) => [Number(row.account_id), row])));
     const held = heldEpochs();
     const lost = rows
       .filter((row) => row.engine_id !== engineId || Number(row.epoch) !== held.get(Number(row.account_id)))
@@ -193,16 +208,21 @@ export function leaseGuard(engineId: string, heldEpochs: () => ReadonlyMap<numbe
  */
 export function paperFence(engineId: string, heldEpochs: () => ReadonlyMap<number, number>): PaperFence {
   return async (tx, accountIds, write) => {
-    const rows = await tx.query<{ account_id: number; engine_id: string | null; epoch: number; live: boolean }>(
-      'SELECT account_id, engine_id, epoch, expires_at > now() AS live FROM account_leases WHERE account_id = ANY($1::bigint[]) ORDER BY account_id FOR SHARE',
-      [accountIds],
-    );
-    const leased = new Map(rows.map((row) => [Number(row.account_id), row]));
+    const leased = new Map(checkedIn.get(tx));
+    const unread = accountIds.filter((accountId) => !leased.has(accountId));
+    if (unread.length > 0) {
+      const rows = await tx.query<LeaseRow>(
+        'SELECT account_id, engine_id, epoch, expires_at > now() AS live FROM account_leases WHERE account_id = ANY($1::bigint[]) ORDER BY account_id FOR SHARE',
+        [unread],
+      );
+      for (const row of rows) leased.set(Number(row.account_id), row);
+    }
     const held = heldEpochs();
+    // An account without a lease row: absent when read here, with no engine when the check read it.
     return accountIds.filter((accountId) => {
       const row = leased.get(accountId);
       if (write === 'held') return row === undefined || row.engine_id !== engineId || Number(row.epoch) !== held.get(accountId);
-      return row !== undefined && row.engine_id !== null && row.engine_id !== engineId && row.live;
+      return row !== undefined && row.engine_id !== null && row.engine_id !== engineId && row.live === true;
     });
   };
 }
