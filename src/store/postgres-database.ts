@@ -127,7 +127,7 @@ class PostgresDatabase implements Database {
    * Its statements go as simple queries with their parameters written in (inline-params.ts):
    * `BEGIN`, the writes queued since the last read and the read itself travel in one round trip,
    * and the last writes with `COMMIT`. An engine batch of eight statements costs one round trip
-   * instead of ten (three with leases): with the database on another machine, most of its wait.
+   * instead of ten (two with leases): with the database on another machine, most of its wait.
    */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     return reconnecting(this.reconnectDelaysMs, async () => {
