@@ -110,10 +110,11 @@ export interface BatchCompanion {
   take(): ((tx: Sql) => Promise<void>) | undefined;
 }
 
-/** The engine's position in the shared tick log, stored by its batches (`EngineBatch.position`). */
-export interface BatchPosition {
-  /** The write of the position reached since the last one taken, if it moved. */
-  take(): ((tx: Sql) => Promise<void>) | undefined;
+/**
+ * The engine's position in the shared tick log, stored by its batches (`EngineBatch.position`):
+ * `take` answers the write of the position reached since the last one taken, if it moved.
+ */
+export interface BatchPosition extends BatchCompanion {
   /** A batch with the last position taken was stored. */
   stored(): void;
 }

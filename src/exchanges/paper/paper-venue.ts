@@ -96,14 +96,9 @@ export class PaperVenue {
   }
 
   /**
-   * Puts back an account as stored: balances and its open orders, resting again in the books.
-   * The order sequence continues after the highest id seen.
+   * Puts back accounts as stored: balances and open orders, resting again in the books, put there
+   * together (`OrderBook.addAll`). The order sequence continues after the highest id seen.
    */
-  restoreAccount(accountId: number, balances: readonly Balance[], openOrders: readonly ExchangeOrder[], fees = this.defaultFees): PaperAccount {
-    return this.restoreAccounts([{ accountId, balances, openOrders, fees }])[0]!;
-  }
-
-  /** Accounts read from storage, their open orders put on the books together (`OrderBook.addAll`). */
   restoreAccounts(stored: readonly RestoredAccount[]): PaperAccount[] {
     const byPair = new Map<string, RestingEntry[]>();
     const accounts = stored.map(({ accountId, balances, openOrders, fees }) => {
