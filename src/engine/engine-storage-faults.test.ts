@@ -74,11 +74,14 @@ describe('Engine storage faults', () => {
   });
   after(() => db.close());
 
-  async function startProcess(store: EngineStore, onStorageLost?: (error: Error) => void, writers: Record<string, RecordWriter> = {}) {
+  /** `storeThrough`: the engine stores the paper exchange's changes in its batches, as a server does. */
+  async function startProcess(store: EngineStore, onStorageLost?: (error: Error) => void, writers: Record<string, RecordWriter> = {}, storeThrough = false) {
     const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
     const errors: string[] = [];
-    const engine = new Engine({
+    const companion = storeThrough ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion() }) : undefined;
+    const engine: Engine = new Engine({
       store,
+      ...(companion ? { companion } : {}),
       exchangeFor: (accountId) => paper.exchange(accountId),
       batchOrders: (work) => paper.batch(work),
       clock: () => at,
@@ -102,11 +105,18 @@ describe('Engine storage faults', () => {
       await engine.settled().catch(() => undefined);
     };
     const openOrders = async () => (await (await paper.exchange(accountId)).openOrders()).map((o) => o.clientOrderId).sort();
+    const storedUsdt = async () => {
+      const [row] = await db.query<{ free: string; locked: string }>(
+        "SELECT free::text, locked::text FROM paper_balances WHERE account_id = $1 AND currency = 'USDT'",
+        [accountId],
+      );
+      return [row?.free, row?.locked];
+    };
     const stop = async () => {
       await paper.stop();
       await engine.stop().catch(() => undefined);
     };
-    return { engine, create, tick, openOrders, errors, stop };
+    return { engine, create, tick, openOrders, storedUsdt, errors, stop };
   }
 
   it('quarantines the automation storage refuses and stores and sends the rest of its batch', async () => {
@@ -152,6 +162,22 @@ describe('Engine storage faults', () => {
     await again.stop();
   });
 
+  it('with the paper exchange stored in its batches, takes back the order of an automation storage refused', async () => {
+    const p = await startProcess(new SqlEngineRepository(db), undefined, {}, true);
+    const healthy = await p.create();
+    const poisoned = await p.create(true);
+    await p.tick('60000');
+
+    // Both limit buys rested at once, in memory, before the batch was stored; the refused one is
+    // cancelled, and what it locked is free again in storage too.
+    assert.deepEqual((await p.engine.orders(healthy.id)).map((o) => [o.key, o.status]), [['b', 'open']]);
+    assert.deepEqual(await p.engine.orders(poisoned.id), []);
+    assert.equal((await p.engine.get(buyerKind, poisoned.id))!.state.status, 'quarantined');
+    assert.deepEqual(await p.openOrders(), [`tly${healthy.id}xb`]);
+    assert.deepEqual(await p.storedUsdt(), ['9941', '59']);
+    await p.stop();
+  });
+
   it('stores no quarantine whose record cannot be written: the two are one transaction', async () => {
     const refuse: RecordWriter = async () => {
       throw new Error('refused');
@@ -179,6 +205,22 @@ describe('Engine storage faults', () => {
     assert.deepEqual(sentWhileDown, [[], [], []]);
     assert.deepEqual((await p.engine.orders(buyer.id)).map((o) => [o.key, o.status]), [['b', 'open']]);
     assert.deepEqual(await p.openOrders(), [`tly${buyer.id}xb`]);
+    await p.stop();
+  });
+
+  it('with the paper exchange stored in its batches, stores an order placed while storage was unreachable once it is back', async () => {
+    const store = new FaultyStore(db);
+    const p = await startProcess(store, undefined, {}, true);
+    const buyer = await p.create();
+    store.failingSaves = 3;
+    const storedWhileDown: unknown[] = [];
+    store.onFailure = async () => void storedWhileDown.push(await p.storedUsdt());
+    await p.tick('60000');
+
+    assert.equal(store.failed, 3);
+    assert.deepEqual(storedWhileDown, [['10000', '0'], ['10000', '0'], ['10000', '0']]);
+    assert.deepEqual((await p.engine.orders(buyer.id)).map((o) => [o.key, o.status]), [['b', 'open']]);
+    assert.deepEqual(await p.storedUsdt(), ['9941', '59']);
     await p.stop();
   });
 

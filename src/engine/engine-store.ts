@@ -2,6 +2,7 @@
  * The port through which the engine keeps automations, their event logs and its order journal.
  * A batch is written atomically: if the process dies, either all of a batch is stored or none.
  */
+import type { ExchangeOrder, OrderRequest } from '../exchanges/exchange.ts';
 import type { Sql } from '../store/database.ts';
 import type { EngineOrder, StoredEvent } from './automation-kind.ts';
 import type { PackedChanges } from './state-changes.ts';
@@ -108,6 +109,25 @@ export interface EngineBatch {
 export interface BatchCompanion {
   /** What changed since it was last taken, as its write in the batch's transaction. */
   take(): ((tx: Sql) => Promise<void>) | undefined;
+}
+
+/**
+ * The paper exchange as the engine's companion. Besides taking its changes, it places a limit
+ * order that rests at once in memory, so that the batch journaling the order stores it open,
+ * with the funds it locked, in the same transaction: journaled pending, then stored again open
+ * once its answer came, each such order was one journal row written three times instead of two.
+ */
+export interface PaperCompanion extends BatchCompanion {
+  /** Whether `take` has anything to take. */
+  hasChanges(): boolean;
+  /**
+   * The order placed and resting; undefined when it would not rest at once (a marketable price,
+   * a time in force, an account not held here), and then it is sent as any order. Throws the
+   * exchange's refusal.
+   */
+  placeResting(accountId: number, request: OrderRequest): ExchangeOrder | undefined;
+  /** Cancels an order placed by `placeResting` whose journal row storage refused. */
+  takeBack(accountId: number, pair: string, clientOrderId: string): void;
 }
 
 /**

@@ -12,6 +12,7 @@ import { SqlEngineRepository } from '../store/engine.repository.ts';
 import { SqlPaperRepository } from '../store/paper.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
 import type { AutomationKind } from './automation-kind.ts';
+import type { EngineBatch } from './engine-store.ts';
 import { Engine } from './engine.ts';
 import { PaperTrading } from './paper-trading.ts';
 
@@ -79,12 +80,18 @@ interface Process {
 }
 
 /** One server process over the shared database: a fresh venue and engine, state loaded from storage. */
-async function startProcess(db: Database, wrap: (exchange: Exchange) => Exchange = (e) => e, storeThroughEngine = false, minute = 30): Promise<Process> {
+async function startProcess(
+  db: Database,
+  wrap: (exchange: Exchange) => Exchange = (e) => e,
+  storeThroughEngine = false,
+  minute = 30,
+  store = new SqlEngineRepository(db),
+): Promise<Process> {
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
   const records: Process['records'] = [];
   const companion = storeThroughEngine ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion() }) : undefined;
   const engine: Engine = new Engine({
-    store: new SqlEngineRepository(db),
+    store,
     ...(companion ? { companion } : {}),
     exchangeFor: async (accountId) => wrap(await paper.exchange(accountId)),
     batchOrders: (work) => paper.batch(work),
@@ -102,6 +109,16 @@ const move = async (process: Process, price: string, minute: number) => {
   await process.paper.applyTicks([tick(price, minute)]);
   await process.engine.settled();
 };
+
+/** The real store, noting each journal row's status as each batch stores it. */
+class StatusesSaved extends SqlEngineRepository {
+  saved: Array<{ automationId: number; key: string; status: string }> = [];
+
+  override save(batch: EngineBatch): Promise<void> {
+    for (const { automationId, key, status } of batch.orders) this.saved.push({ automationId, key, status });
+    return super.save(batch);
+  }
+}
 
 describe(Engine.name, () => {
   let db: Database;
@@ -236,6 +253,24 @@ describe(Engine.name, () => {
     );
     await second.paper.stop();
     await second.engine.stop();
+  });
+
+  it('with the paper exchange stored in its batches, stores an order that rests at once as open, in the batch that journals it', async () => {
+    const store = new StatusesSaved(db);
+    const process = await startProcess(db, undefined, true, 30, store);
+    const accountId = await newAccount(process);
+    await move(process, '60000', 0);
+    const created = await start(process, accountId);
+    await move(process, '49000', 1);
+    await move(process, '53000', 2);
+    const saved = (key: string) => store.saved.filter((order) => order.automationId === created.id && order.key === key).map((order) => order.status);
+    // The market buy goes out after its batch is stored, and its answer comes in the next batch;
+    // the limit sell rested at once, before the batch that journals it was stored.
+    assert.deepEqual(saved('b'), ['pending', 'filled']);
+    assert.deepEqual(saved('s'), ['open', 'filled']);
+    assert.equal((await process.engine.get(dipKind, created.id))!.state.phase, 'done');
+    await process.paper.stop();
+    await process.engine.stop();
   });
 
   it('with the paper exchange stored in its batches, runs an automation on a paper account that holds nothing yet', async () => {

@@ -9,7 +9,9 @@
  *   clock, never before the times the batch's inputs carry nor before the previous batch's, so
  *   no entity shows a time before its own creation.
  * - A batch is stored (one transaction) before any order it asks for is sent, so an order is
- *   always journaled before it exists, and a replayed command reuses its client order id.
+ *   always journaled before it exists, and a replayed command reuses its client order id. A paper
+ *   order that rests at once is placed in memory first and stored open with its journal row, in
+ *   the transaction that stores the paper exchange's changes: it exists once that commits.
  * - On start, every journaled order still pending or open is looked up on its exchange: fills the
  *   automation missed are delivered, orders never sent are sent, cancellations are repeated.
  * - An automation whose part of a batch storage refuses is quarantined: stopped at its last stored
@@ -19,13 +21,13 @@
  *   ahead of the database for long: a restart reloads from it).
  */
 import type { Command, EngineInput, StepContext } from '../domain/automation.ts';
-import type { ConnectionChange, Exchange, Ticker } from '../exchanges/exchange.ts';
+import { type ConnectionChange, type Exchange, ExchangeError, type Ticker } from '../exchanges/exchange.ts';
 import type { AnyAutomationKind, Automation, AutomationKind, EngineOrder, LiveAutomation, StoredEvent } from './automation-kind.ts';
 import { StorageUnavailableError } from '../shared/errors.ts';
 import { AccountOwnedElsewhereError, LeaseLostError } from './lease-store.ts';
 import { BatchStore, STORE_RETRY_DELAYS_MS, StorageLostError } from './batch-store.ts';
-import { BatchWriter, type PendingCommand } from './batch-writer.ts';
-import { type AutomationFilter, type BatchCompanion, type BatchPosition, type CommittedBatch, type EngineStore, QUARANTINED, type QuarantineRecord, type RecordWriter, type StoredAutomation } from './engine-store.ts';
+import { BatchWriter, type PendingCommand, type Send } from './batch-writer.ts';
+import { type AutomationFilter, type BatchPosition, type CommittedBatch, type EngineStore, type PaperCompanion, QUARANTINED, type QuarantineRecord, type RecordWriter, type StoredAutomation } from './engine-store.ts';
 import { MarketSources } from './market-sources.ts';
 import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
 import { OrderJournal } from './order-journal.ts';
@@ -52,7 +54,7 @@ export interface EnginePorts {
    * Set when the paper exchange's changes are stored in the engine's batch transactions (one
    * process per database): taken with each batch's inputs, written with the batch.
    */
-  companion?: BatchCompanion;
+  companion?: PaperCompanion;
   /** The engine's position in the shared tick log (servers sharing PostgreSQL), taken with each batch's inputs like the companion's changes. */
   position?: BatchPosition;
   clock: () => Date;
@@ -86,6 +88,7 @@ type InboxItem =
   | ExecutorEvent;
 
 type Live = LiveAutomation;
+type JournalEvent = Extract<ExecutorEvent, { type: 'journal' }>;
 
 /** Stored state: the kind's own JSON plus the engine's pending timers for it. */
 interface StoredState {
@@ -449,11 +452,13 @@ export class Engine {
     this.drainScheduled = false;
     while (this.inbox.length > 0 || this.batchWanted) {
       if (this.writer.needsIds()) await this.writer.reserveIds();
-      // The inputs and the companion's changes are taken at one moment, with nothing awaited
-      // between: what the paper exchange stores then agrees with the fills the batch handles.
+      // The companion's changes are taken with nothing awaited since the inputs were (`commit`):
+      // what the paper exchange stores then agrees with the fills the batch handles.
       const items = this.inbox;
       this.inbox = [];
-      this.takeCompanion();
+      this.batchWanted = false;
+      const position = this.ports.position?.take();
+      if (position) this.writer.notePosition(position);
       this.writer.deferred?.beginBatch();
       const batch: PendingCommand[] = [];
       const at = this.batchClock(items);
@@ -464,17 +469,16 @@ export class Engine {
       }
       // Most ticks cross no automation's band: such a batch has nothing to store or send, and
       // skipping its empty round through storage is most of a backtest's time per tick.
-      if (batch.length > 0 || this.writer.hasChanges() || this.writer.deferred?.hasDue(this.ports.clock().getTime())) await this.commit(batch, at);
+      if (batch.length > 0 || this.writer.hasChanges() || this.ports.companion?.hasChanges() || this.writer.deferred?.hasDue(this.ports.clock().getTime())) {
+        await this.commit(batch, at, true);
+      }
       if (ticked && this.executor.hasUnconfirmed()) await this.executor.retryUnconfirmed(at);
     }
   }
 
   private takeCompanion(): void {
-    this.batchWanted = false;
     const write = this.ports.companion?.take();
     if (write) this.writer.noteCompanion(write);
-    const position = this.ports.position?.take();
-    if (position) this.writer.notePosition(position);
   }
 
   private handle(item: InboxItem, batch: PendingCommand[], at: Date): void {
@@ -543,10 +547,22 @@ export class Engine {
     else batch.push({ live, command });
   }
 
-  /** Stores the batch, then sends its orders; automations that stopped leave memory. */
-  private async commit(batch: PendingCommand[], at: Date): Promise<ReadonlyMap<number, unknown>> {
-    await this.writer.reserveIds(batch.filter((pending) => pending.command.type === 'place_order').length);
-    const sends = this.writer.journal(batch, at);
+  /**
+   * Stores the batch, then sends its orders; automations that stopped leave memory. `inputsTaken`:
+   * the batch's inputs were just taken, with nothing awaited since, so the companion's changes
+   * are taken here too; when no id needs reserving they are taken after the orders that rest at
+   * once were placed (`placeResting`), and those go into this batch as open orders.
+   */
+  private async commit(batch: PendingCommand[], at: Date, inputsTaken = false): Promise<ReadonlyMap<number, unknown>> {
+    const places = batch.filter((pending) => pending.command.type === 'place_order').length;
+    const atOnce = inputsTaken && !this.writer.needsIds(places);
+    if (!atOnce) {
+      if (inputsTaken) this.takeCompanion();
+      await this.writer.reserveIds(places);
+    }
+    const journaled = this.writer.journal(batch, at);
+    const { sends, resting, rejected } = atOnce ? this.placeResting(journaled, at) : { sends: journaled, resting: [], rejected: [] };
+    if (atOnce) this.takeCompanion();
     let refused, committed, storedPosition;
     try {
       ({ refused, committed, storedPosition } = await this.writer.flush(at, this.ports.clock().getTime()));
@@ -556,6 +572,13 @@ export class Engine {
     }
     if (storedPosition) this.ports.position?.stored();
     this.waitingForStorage = false;
+    for (const entry of resting) {
+      if (!refused.has(entry.automationId)) continue;
+      // Its journal row was not stored: the order must not stay on the paper exchange either.
+      this.ports.companion!.takeBack(entry.accountId, entry.pair, entry.clientOrderId);
+      this.batchWanted = true;
+    }
+    for (const item of rejected) if (!refused.has(item.entry.automationId)) this.enqueue(item);
     for (const [id, reason] of refused) {
       if (reason instanceof LeaseLostError) this.leaseLost(reason);
       else await this.quarantine(id, reason, at);
@@ -568,6 +591,43 @@ export class Engine {
       at,
     );
     return refused;
+  }
+
+  /**
+   * Places the orders of a batch that rest at once on a paper account held here, in memory, and
+   * answers what is left to send after the batch is stored. An account's orders and cancellations
+   * keep their order: after one that is sent later, the account's next ones are sent later too.
+   */
+  private placeResting(journaled: readonly Send[], at: Date): { sends: Send[]; resting: EngineOrder[]; rejected: JournalEvent[] } {
+    const companion = this.ports.companion;
+    if (!companion) return { sends: [...journaled], resting: [], rejected: [] };
+    const sends: Send[] = [];
+    const resting: EngineOrder[] = [];
+    const rejected: JournalEvent[] = [];
+    const sentLater = new Set<number>();
+    for (const send of journaled) {
+      const { entry } = send;
+      const eligible =
+        send.type === 'place' && !sentLater.has(entry.accountId) && this.sources.attached(entry.accountId) &&
+        (this.ports.leases?.mayAct(entry.accountId) ?? true);
+      let order;
+      try {
+        order = eligible ? companion.placeResting(entry.accountId, send.request) : undefined;
+      } catch (error) {
+        if (error instanceof ExchangeError && error.kind !== 'unavailable') {
+          rejected.push({ type: 'journal', entry, input: this.journal.reject(entry, error.kind, error.message, at) });
+          continue;
+        }
+      }
+      if (order) {
+        this.journal.apply(entry, order, undefined, at);
+        resting.push(entry);
+      } else {
+        sentLater.add(entry.accountId);
+        sends.push(send);
+      }
+    }
+    return { sends, resting, rejected };
   }
 
   /**

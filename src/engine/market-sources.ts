@@ -45,6 +45,10 @@ export class MarketSources {
     return pending;
   }
 
+  attached(accountId: number): boolean {
+    return this.accounts.has(accountId);
+  }
+
   exchange(accountId: number): Exchange {
     const account = this.accounts.get(accountId);
     if (!account) throw new Error(`Account ${accountId} is not attached to the engine`);

@@ -9,14 +9,20 @@ import type { Balance, Exchange, ExchangeOrder, Market, OrderRequest, OrderUpdat
 import type { PaperChanges, PaperFees, PaperStateStore, PaperWrite, StoredPaperAccount } from '../exchanges/paper-state.ts';
 import type { PriceFeed } from '../market-data/price-feed.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { BatchCompanion } from './engine-store.ts';
+import type { PaperCompanion } from './engine-store.ts';
+
+/** A paper account of the venue: its exchange, and placing and cancelling in memory at once. */
+export interface PaperVenueAccount extends Exchange {
+  placeResting(request: OrderRequest): ExchangeOrder | undefined;
+  cancel(pair: string, clientOrderId: string): ExchangeOrder;
+}
 
 /** What this runtime needs of the paper venue. */
 export interface PaperVenuePort {
   markets(): Market[];
   ticker(pair: string): Ticker | undefined;
-  openAccount(accountId: number, balances: readonly Balance[]): Exchange;
-  restoreAccounts(accounts: readonly StoredPaperAccount[]): Exchange[];
+  openAccount(accountId: number, balances: readonly Balance[]): PaperVenueAccount;
+  restoreAccounts(accounts: readonly StoredPaperAccount[]): PaperVenueAccount[];
   setFees(accountId: number, fees: PaperFees): boolean;
   continueSequenceAfter(sequence: number): void;
   applyTick(tick: MarketTick): OrderUpdate[];
@@ -48,7 +54,7 @@ const IDS_LOW = 100_000;
 export class PaperTrading {
   private readonly exchanges = new Map<number, Exchange>();
   /** The venue's account behind each stable exchange (replaced when read afresh). */
-  private readonly venueAccounts = new Map<number, Exchange>();
+  private readonly venueAccounts = new Map<number, PaperVenueAccount>();
   private readonly orderListeners = new Map<number, Set<(update: OrderUpdate) => void>>();
   /** Venue work and its storage happen one at a time, in arrival order. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -79,11 +85,20 @@ export class PaperTrading {
    * record, and with what the automation did about it. Returns the companion the engine takes the
    * changes through; `host` stores those no batch took (an order placed from outside the engine).
    */
-  storeThrough(host: PaperChangesHost): BatchCompanion {
+  storeThrough(host: PaperChangesHost): PaperCompanion {
     const writeIn = this.store.writeIn?.bind(this.store);
     if (!writeIn) throw new Error('This paper store cannot write in the engine’s transactions');
     this.host = host;
     return {
+      hasChanges: () => this.venue.hasChanges(),
+      placeResting: (accountId, request) => {
+        const account = this.heldAccount(accountId);
+        const order = account?.placeResting(request);
+        if (!order) return undefined;
+        this.journaled.add(order.id);
+        return { ...order };
+      },
+      takeBack: (accountId, pair, clientOrderId) => void this.heldAccount(accountId)?.cancel(pair, clientOrderId),
       take: () => {
         if (!this.venue.hasChanges()) return undefined;
         const changes = this.venue.drainChanges();
@@ -101,6 +116,12 @@ export class PaperTrading {
         };
       },
     };
+  }
+
+  /** The venue's account, when this process holds it in memory as its own. */
+  private heldAccount(accountId: number): PaperVenueAccount | undefined {
+    if (this.ownership && !this.ownership.owns(accountId)) return undefined;
+    return this.venueAccounts.get(accountId);
   }
 
   /** Nothing queued or running: whatever was applied is stored. */
@@ -148,7 +169,7 @@ export class PaperTrading {
   }
 
   /** One stable exchange per account, whichever venue account is behind it now. */
-  private track(accountId: number, venueAccount: Exchange): Exchange {
+  private track(accountId: number, venueAccount: PaperVenueAccount): Exchange {
     this.venueAccounts.set(accountId, venueAccount);
     venueAccount.onOrderUpdate((update) => {
       if (this.venueAccounts.get(accountId) !== venueAccount) return;

@@ -87,6 +87,16 @@ export class PaperAccount implements Exchange {
     return { order: this.known(request.clientOrderId)!, updates };
   }
 
+  /**
+   * Places a limit order that rests at once, filling nothing now; any other order (marketable, with
+   * a time in force that does not rest, already placed) is left to `placeOrder`: undefined.
+   */
+  placeResting(request: OrderRequest): ExchangeOrder | undefined {
+    if (request.type !== 'limit' || request.price === undefined || request.timeInForce === 'ioc' || request.timeInForce === 'fok') return undefined;
+    if (this.known(request.clientOrderId) || this.marketable(request.pair, request.side, request.price)) return undefined;
+    return this.place(request).order;
+  }
+
   /** An open or recently closed order; the paper exchange's storage has the older ones. */
   async findOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder | undefined> {
     const order = this.known(clientOrderId);
@@ -111,6 +121,10 @@ export class PaperAccount implements Exchange {
   }
 
   async cancelOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder> {
+    return this.cancel(pair, clientOrderId);
+  }
+
+  cancel(pair: string, clientOrderId: string): ExchangeOrder {
     const order = this.known(clientOrderId);
     if (!order || order.pair !== pair) {
       throw new ExchangeError('order_not_found', `No order ${clientOrderId} on ${pair}`);
@@ -155,15 +169,14 @@ export class PaperAccount implements Exchange {
     const price = request.price;
     if (price === undefined) throw new ExchangeError('rule_violation', 'A limit order needs a price');
     this.venue.enforceRules(market, { side: request.side, type: 'limit', amount: request.amount, price });
-    const ticker = this.venue.ticker(market.pair);
-    const marketable =
-      ticker !== undefined && (request.side === 'buy' ? price.gte(ticker.ask) : price.lte(ticker.bid));
+    const marketable = this.marketable(market.pair, request.side, price);
     if (marketable && request.timeInForce === 'post_only') {
       throw new ExchangeError('rule_violation', 'A post-only order would execute at once');
     }
     this.lockFor(market, request.side, request.amount, price);
     const order = this.record(request, price, at);
     if (marketable) {
+      const ticker = this.venue.ticker(market.pair)!;
       const touch = request.side === 'buy' ? ticker.ask : ticker.bid;
       const update = this.applyFill(market, order, request.amount, touch, price, 'taker', at);
       return [update];
@@ -174,6 +187,12 @@ export class PaperAccount implements Exchange {
     }
     this.venue.rest(this, order);
     return [];
+  }
+
+  /** Whether a limit order at `price` would execute at once against the pair's last prices. */
+  private marketable(pair: string, side: 'buy' | 'sell', price: Decimal): boolean {
+    const ticker = this.venue.ticker(pair);
+    return ticker !== undefined && (side === 'buy' ? price.gte(ticker.ask) : price.lte(ticker.bid));
   }
 
   private placeMarket(market: Market, request: OrderRequest, at: Date): OrderUpdate[] {

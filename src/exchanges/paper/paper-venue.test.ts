@@ -46,6 +46,26 @@ describe(PaperVenue.name, () => {
     assert.deepEqual(await account.openOrders(), []);
   });
 
+  it('places at once only a limit order that rests, and leaves any other to placeOrder', async () => {
+    const limit = (clientOrderId: string, side: 'buy' | 'sell', price: string, amount = '0.1', timeInForce?: 'ioc') => ({
+      clientOrderId, pair: 'USDT_BTC', side, type: 'limit' as const, amount: dec(amount), price: dec(price), ...(timeInForce ? { timeInForce } : {}),
+    });
+    assert.equal(account.placeResting(limit('b1', 'buy', '60000')), undefined);
+    assert.equal(account.placeResting(limit('s1', 'sell', '60000')), undefined);
+    assert.equal(account.placeResting(limit('b2', 'buy', '59000', '0.1', 'ioc')), undefined);
+    assert.equal(account.placeResting({ clientOrderId: 'm1', pair: 'USDT_BTC', side: 'buy', type: 'market', amount: dec('0.1') }), undefined);
+    assert.deepEqual(await account.openOrders(), []);
+    assert.deepEqual(await holding(account, 'USDT'), { free: '10000', locked: '0' });
+
+    assert.equal(account.placeResting(limit('b3', 'buy', '59000'))?.status, 'open');
+    assert.deepEqual(await holding(account, 'USDT'), { free: '4100', locked: '5900' });
+    // Placed already: placeOrder answers a repeated placement.
+    assert.equal(account.placeResting(limit('b3', 'buy', '59000')), undefined);
+    assert.throws(() => account.placeResting(limit('b4', 'buy', '59000', '1')), ExchangeError);
+    assert.deepEqual((await account.openOrders()).map((order) => order.clientOrderId), ['b3']);
+    assert.equal(updates.length, 0);
+  });
+
   it('hands over the balances of an account only when they moved', async () => {
     const currencies = () => venue.drainChanges().balances.map((change) => change.balances.map((b) => b.currency));
     assert.deepEqual(currencies(), [['BTC', 'USDT']]);
