@@ -146,14 +146,14 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     // The engines' connections report their statistics once idle for a while.
     await new Promise((resolve) => setTimeout(resolve, STATISTICS_SETTLE_MS));
     const writes = await markWrites(db);
-    const fillsBefore = await count(db, 'SELECT count(*) FROM paper_fills');
+    const fillsBefore = await count(db, 'SELECT count(*) FROM paper_trades');
     const cpu = markCpu();
     const t0 = performance.now();
     const last = await log.append(ticks);
     await until('every engine applied every tick', async () => (await count(db, "SELECT min(coalesce(tick_seq, 0)) FROM engines WHERE role = 'engine'")) >= last, 3_600_000);
     const seconds = (performance.now() - t0) / 1000;
     const cpuUsed = cpu && cpuSince(cpu, children.map((child) => child.pid!));
-    const fills = await count(db, 'SELECT count(*) FROM paper_fills');
+    const fills = await count(db, 'SELECT count(*) FROM paper_trades');
     const profitRows = await count(db, 'SELECT count(*) FROM grid_bot_profits');
     const ticksPerSecond = ticks.length / seconds;
     console.log(`    ${ticks.length} ticks in ${seconds.toFixed(1)} s: ${Math.round(ticksPerSecond)} ticks/s; ${fills} fills, ${profitRows} profit rows`);

@@ -242,20 +242,41 @@ const cpuMsNow = () => {
  * profiled into a .cpuprofile file there, for Chrome's DevTools or `node --cpu-prof`'s readers.
  */
 export async function startCpuProfile(): Promise<{ stop(): Promise<void> }> {
-  const folder = process.env.BENCH_CPU_PROFILE?.trim();
-  if (!folder) return { stop: async () => {} };
+  const cpuFolder = process.env.BENCH_CPU_PROFILE?.trim();
+  const heapFolder = process.env.BENCH_HEAP_PROFILE?.trim();
+  if (!cpuFolder && !heapFolder) return { stop: async () => {} };
   const session = new inspector.Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
+  if (cpuFolder) {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  if (heapFolder) {
+    await session.post('HeapProfiler.enable');
+    // Every allocation sampled, the garbage among them too: what the collector has to clear.
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 16 * 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    } as inspector.HeapProfiler.StartSamplingParameterType);
+  }
+  const save = (folder: string, extension: string, content: object) => {
+    fs.mkdirSync(folder, { recursive: true });
+    const file = path.join(folder, `replay-${Date.now()}.${extension}`);
+    fs.writeFileSync(file, JSON.stringify(content));
+    return file;
+  };
   return {
     stop: async () => {
-      const { profile } = await session.post('Profiler.stop');
-      fs.mkdirSync(folder, { recursive: true });
-      const file = path.join(folder, `replay-${Date.now()}.cpuprofile`);
-      fs.writeFileSync(file, JSON.stringify(profile));
+      if (cpuFolder) {
+        const { profile } = await session.post('Profiler.stop');
+        console.log(`  CPU profile of the replay: ${save(cpuFolder, 'cpuprofile', profile)}`);
+      }
+      if (heapFolder) {
+        const { profile } = await session.post('HeapProfiler.stopSampling');
+        console.log(`  allocation profile of the replay: ${save(heapFolder, 'heapprofile', profile)}`);
+      }
       session.disconnect();
-      console.log(`  CPU profile of the replay: ${file}`);
     },
   };
 }

@@ -86,6 +86,11 @@ export interface EngineOrder {
   /** The exchange's id of the order and the currency of its fee, once the exchange answered. */
   exchangeOrderId: string | null;
   feeCurrency: string | null;
+  /**
+   * When the fill that completed the order was made, as the exchange dated it. A paper order
+   * filled by one fill as a maker has no fill row of its own: its row says the rest (`paper_trades`).
+   */
+  filledAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

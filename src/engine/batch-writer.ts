@@ -267,6 +267,7 @@ function newEntry(id: number, live: LiveAutomation, command: PlaceOrder, now: Da
     cancelRequested: false,
     exchangeOrderId: null,
     feeCurrency: null,
+    filledAt: null,
     createdAt: now,
     updatedAt: now,
   };

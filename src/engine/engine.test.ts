@@ -227,11 +227,10 @@ describe(Engine.name, () => {
     assert.deepEqual([selling?.order_key, selling?.status], ['s', 'open']);
     assert.match(selling?.exchange_order_id ?? '', /^P\d+$/);
     const paperRows = async () => {
-      const [orders] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM paper_orders WHERE account_id = $1', [accountId]);
-      const [fills] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM paper_fills WHERE account_id = $1', [accountId]);
-      return [orders!.n, fills!.n];
+      const count = async (table: string) => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [accountId]))[0]!.n;
+      return [await count('paper_orders'), await count('paper_fills'), await count('paper_trades')];
     };
-    assert.deepEqual(await paperRows(), [0, 1]);
+    assert.deepEqual(await paperRows(), [0, 1, 1]);
     await first.paper.stop();
     await first.engine.stop();
 
@@ -242,7 +241,13 @@ describe(Engine.name, () => {
     await move(second, '53000', 3);
     assert.equal((await second.engine.get(dipKind, created.id))!.state.phase, 'done');
     assert.deepEqual((await rows()).map((row) => row.status), ['filled', 'filled']);
-    assert.deepEqual(await paperRows(), [0, 2]);
+    // The sell filled whole as a maker: its journal row records that fill, with the fill's time.
+    assert.deepEqual(await paperRows(), [0, 1, 2]);
+    const [sold] = await db.query<{ price: string; amount: string; maker: boolean; at: Date }>(
+      "SELECT price::text, amount::text, maker, at FROM paper_trades WHERE account_id = $1 AND side = 'sell'",
+      [accountId],
+    );
+    assert.deepEqual(sold, { price: '52000', amount: '0.00999', maker: true, at: at(2) });
     const balances = await db.query<{ currency: string; free: string; locked: string }>(
       'SELECT currency, free::text, locked::text FROM paper_balances WHERE account_id = $1 ORDER BY currency',
       [accountId],

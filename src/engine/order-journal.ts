@@ -87,6 +87,7 @@ export class OrderJournal {
       entry.filled = order.filled.toFixed();
       entry.filledTotal = order.filledTotal.toFixed();
       entry.fee = order.fee.toFixed();
+      if (order.status === 'filled') entry.filledAt = fill?.at ?? at;
     }
     entry.exchangeOrderId = order.id;
     entry.feeCurrency = order.feeCurrency;

@@ -75,7 +75,7 @@ describe(PaperTrading.name, () => {
 
     const third = await restart(db);
     assert.deepEqual(await snapshot(third, accountId), await snapshot(second, accountId));
-    const [stored] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM paper_fills WHERE account_id = $1', [accountId]);
+    const [stored] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM paper_trades WHERE account_id = $1', [accountId]);
     assert.equal(stored!.count, 2);
   });
 

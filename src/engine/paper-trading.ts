@@ -5,7 +5,7 @@
  * process that runs an engine, the engine stores the changes in its batches (`storeThrough`).
  */
 import type { MarketTick } from '../domain/market/market-tick.ts';
-import type { Balance, Exchange, ExchangeOrder, Market, OrderRequest, OrderUpdate, Ticker } from '../exchanges/exchange.ts';
+import type { Balance, Exchange, ExchangeOrder, Fill, Market, OrderRequest, OrderUpdate, Ticker } from '../exchanges/exchange.ts';
 import type { PaperChanges, PaperFees, PaperStateStore, PaperWrite, StoredPaperAccount } from '../exchanges/paper-state.ts';
 import type { PriceFeed } from '../market-data/price-feed.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -102,6 +102,8 @@ export class PaperTrading {
       take: () => {
         if (!this.venue.hasChanges()) return undefined;
         const changes = this.venue.drainChanges();
+        const orders = changes.fills.length > 0 ? new Map(changes.orders.map(({ order }) => [order.id, order])) : undefined;
+        for (const change of changes.fills) change.journaled = this.recordedByItsOrder(change.fill, orders!.get(change.fill.orderId));
         for (const change of changes.orders) {
           if (!this.journaled.has(change.order.id)) continue;
           change.journaled = true;
@@ -116,6 +118,14 @@ export class PaperTrading {
         };
       },
     };
+  }
+
+  /**
+   * A maker fill that filled a journaled order at once: the order's journal row, written with it,
+   * says all of it (the order's price, its amount and fee, the fill's time as `filled_at`).
+   */
+  private recordedByItsOrder(fill: Fill, order: ExchangeOrder | undefined): boolean {
+    return fill.maker && order?.status === 'filled' && this.journaled.has(order.id) && fill.amount.eq(order.amount);
   }
 
   /** The venue's account, when this process holds it in memory as its own. */

@@ -14,7 +14,11 @@ export interface PaperChanges {
    * changes are then written in the engine's batch, with that row).
    */
   orders: Array<{ accountId: number; order: ExchangeOrder; journaled?: boolean }>;
-  fills: Array<{ accountId: number; fill: Fill }>;
+  /**
+   * `journaled`: a fill that filled an order of the engine's journal at once, as a maker: that
+   * order's row records it (its price, amount, fee and `filled_at`), so it gets no row of its own.
+   */
+  fills: Array<{ accountId: number; fill: Fill; journaled?: boolean }>;
 }
 
 export interface PaperFees {

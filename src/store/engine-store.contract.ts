@@ -60,6 +60,7 @@ export function engineStoreContract(name: string, setup: () => Promise<EngineSto
       cancelRequested: false,
       exchangeOrderId: null,
       feeCurrency: null,
+      filledAt: null,
       createdAt: at(1),
       updatedAt: at(1),
       ...changes,
@@ -128,14 +129,14 @@ export function engineStoreContract(name: string, setup: () => Promise<EngineSto
       await store.save({ ...emptyBatch, orders: [order(bot.id, 1)] });
       const changed = order(bot.id, 1, {
         filled: '0.01', filledTotal: '590.005', fee: '0.00001', status: 'filled', cancelRequested: true, updatedAt: at(5),
-        exchangeOrderId: 'P17', feeCurrency: 'BTC', price: '1', amount: '9', role: 'other',
+        exchangeOrderId: 'P17', feeCurrency: 'BTC', filledAt: at(4), price: '1', amount: '9', role: 'other',
       });
       await store.save({ ...emptyBatch, orders: [changed] });
       const [row] = await store.orders(bot.id);
       assert.deepEqual(row, {
         ...order(bot.id, 1),
         filled: '0.01', filledTotal: '590.005', fee: '0.00001', status: 'filled', cancelRequested: true, updatedAt: at(5),
-        exchangeOrderId: 'P17', feeCurrency: 'BTC',
+        exchangeOrderId: 'P17', feeCurrency: 'BTC', filledAt: at(4),
       });
     });
 

@@ -51,6 +51,7 @@ interface OrderRow {
   cancel_requested: boolean;
   exchange_order_id: string | null;
   fee_currency: string | null;
+  filled_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -58,7 +59,7 @@ interface OrderRow {
 const AUTOMATION_COLUMNS = 'id, kind, user_id, account_id, running, state, changes, created_at, updated_at, tick_seq';
 const ORDER_COLUMNS = `id, automation_id, order_key, client_order_id, account_id, pair, role, side, order_type,
   time_in_force, price::text, amount::text, filled::text, filled_total::text, fee::text, status, cancel_requested,
-  exchange_order_id, fee_currency, created_at, updated_at`;
+  exchange_order_id, fee_currency, filled_at, created_at, updated_at`;
 
 export class SqlEngineRepository implements EngineStore {
   private readonly writers = new Map<string, RecordWriter>();
@@ -115,27 +116,28 @@ export class SqlEngineRepository implements EngineStore {
         await tx.write(
           `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
              $8::text[], $9::text[], $10::text[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[],
-             $15::numeric[], $16::text[], $17::boolean[], $18::text[], $19::text[], $20::timestamptz[], $21::timestamptz[])
+             $15::numeric[], $16::text[], $17::boolean[], $18::text[], $19::text[], $20::timestamptz[], $21::timestamptz[],
+             $22::timestamptz[])
              AS c (id, automation_id, order_key, client_order_id, account_id, pair, role, side, order_type, time_in_force,
                price, amount, filled, filled_total, fee, status, cancel_requested, exchange_order_id, fee_currency,
-               created_at, updated_at)),
+               filled_at, created_at, updated_at)),
            updated AS (
              UPDATE engine_orders o SET filled = c.filled, filled_total = c.filled_total, fee = c.fee, status = c.status,
                cancel_requested = c.cancel_requested, exchange_order_id = c.exchange_order_id, fee_currency = c.fee_currency,
-               updated_at = c.updated_at
+               filled_at = c.filled_at, updated_at = c.updated_at
              FROM c WHERE o.id = c.id RETURNING o.id
            )
            INSERT INTO engine_orders (id, automation_id, order_key, client_order_id, account_id, pair, role, side,
              order_type, time_in_force, price, amount, filled, filled_total, fee, status, cancel_requested,
-             exchange_order_id, fee_currency, created_at, updated_at)
+             exchange_order_id, fee_currency, filled_at, created_at, updated_at)
            SELECT * FROM c WHERE c.id NOT IN (SELECT id FROM updated)`,
           columns(
             batch.orders.map((o) => [
               o.id, o.automationId, o.key, o.clientOrderId, o.accountId, o.pair, o.role, o.side, o.orderType,
               o.timeInForce, o.price, o.amount, o.filled, o.filledTotal, o.fee, o.status, o.cancelRequested,
-              o.exchangeOrderId ?? null, o.feeCurrency ?? null, o.createdAt, o.updatedAt,
+              o.exchangeOrderId ?? null, o.feeCurrency ?? null, o.filledAt ?? null, o.createdAt, o.updatedAt,
             ]),
-            21,
+            22,
           ),
         );
       }
@@ -295,6 +297,7 @@ function toOrder(row: OrderRow): EngineOrder {
     cancelRequested: row.cancel_requested,
     exchangeOrderId: row.exchange_order_id,
     feeCurrency: row.fee_currency,
+    filledAt: row.filled_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -176,8 +176,9 @@ export class SqlPaperRepository implements PaperStateStore {
         columns(rows, 16),
       );
     }
-    if (changes.fills.length > 0) {
-      const rows = changes.fills.map(({ accountId, fill }) => [
+    const fills = changes.fills.filter((change) => !change.journaled);
+    if (fills.length > 0) {
+      const rows = fills.map(({ accountId, fill }) => [
         fill.orderId, accountId, fill.pair, fill.side, fill.price.toFixed(), fill.amount.toFixed(),
         fill.fee.toFixed(), fill.feeCurrency, fill.maker, fill.at.toISOString(),
       ] as const);

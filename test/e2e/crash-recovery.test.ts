@@ -158,7 +158,7 @@ describe('a server killed with SIGKILL while bots trade', { concurrency: 1, time
       const totals = new Map<string, Decimal>(Object.entries(STARTING).map(([currency, amount]) => [currency, dec(amount)]));
       const add = (currency: string, amount: Decimal) => totals.set(currency, (totals.get(currency) ?? ZERO).plus(amount));
       const paperFills = await db.query<{ pair: string; side: string; price: string; amount: string; fee: string; fee_currency: string }>(
-        'SELECT pair, side, price::text, amount::text, fee::text, fee_currency FROM paper_fills WHERE account_id = $1',
+        'SELECT pair, side, price::text, amount::text, fee::text, fee_currency FROM paper_trades WHERE account_id = $1',
         [accountId],
       );
       for (const fill of paperFills) {

@@ -142,7 +142,7 @@ class Cluster {
     }
     const db = await this.db();
     const fills = await db.query<{ account_id: string; n: number; amount: string }>(
-      'SELECT account_id::text, count(*)::int AS n, coalesce(sum(amount), 0)::text AS amount FROM paper_fills GROUP BY account_id',
+      'SELECT account_id::text, count(*)::int AS n, coalesce(sum(amount), 0)::text AS amount FROM paper_trades GROUP BY account_id',
     );
     const perAccount = this.accountIds.map((accountId) => {
       const row = fills.rows.find((r) => Number(r.account_id) === accountId);
@@ -155,7 +155,7 @@ class Cluster {
   async duplicates(): Promise<string[]> {
     const db = await this.db();
     const orders = await db.query('SELECT account_id, client_order_id FROM paper_orders GROUP BY 1, 2 HAVING count(*) > 1');
-    const fills = await db.query('SELECT order_id FROM paper_fills GROUP BY 1 HAVING count(*) > 1');
+    const fills = await db.query('SELECT order_id FROM paper_trades GROUP BY 1 HAVING count(*) > 1');
     const journal = await db.query('SELECT account_id, client_order_id FROM engine_orders GROUP BY 1, 2 HAVING count(*) > 1');
     return [
       ...orders.rows.map((row) => `paper order ${row.account_id}/${row.client_order_id} stored twice`),

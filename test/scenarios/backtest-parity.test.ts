@@ -63,13 +63,14 @@ const resultOrderLines = (result: BacktestResult) =>
 
 async function serverFills(accountId: number): Promise<string[]> {
   const rows = await t.core.db.query<{ side: string; price: string; amount: string; fee: string; at: Date }>(
-    'SELECT side, price::text, amount::text, fee::text, at FROM paper_fills WHERE account_id = $1 ORDER BY id',
+    'SELECT side, price::text, amount::text, fee::text, at FROM paper_trades WHERE account_id = $1',
     [accountId],
   );
-  return rows.map((row) => `${row.at.toISOString()} ${row.side} ${dec(row.price).toFixed()} ${dec(row.amount).toFixed()} ${dec(row.fee).toFixed()}`);
+  // Fills recorded by their order's row come without the order of fills within an instant: sorted.
+  return rows.map((row) => `${row.at.toISOString()} ${row.side} ${dec(row.price).toFixed()} ${dec(row.amount).toFixed()} ${dec(row.fee).toFixed()}`).sort();
 }
 
-const resultFills = (result: BacktestResult) => result.fills.map((f) => `${f.at} ${f.side} ${f.price} ${f.amount} ${f.fee}`);
+const resultFills = (result: BacktestResult) => result.fills.map((f) => `${f.at} ${f.side} ${f.price} ${f.amount} ${f.fee}`).sort();
 
 async function serverBalances(accountId: number): Promise<string[]> {
   const balances = await (await t.core.accounts.exchangeForId(accountId)).balances();

@@ -87,7 +87,7 @@ describe('PostgreSQL connections terminated while a grid bot trades', () => {
          SELECT e.exchange_order_id, e.account_id, e.client_order_id, e.amount FROM engine_orders e
          WHERE e.exchange_order_id IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM paper_orders p WHERE p.account_id = e.account_id AND p.client_order_id = e.client_order_id)
-       ) o JOIN paper_fills f ON f.order_id = o.id AND f.account_id = o.account_id
+       ) o JOIN paper_trades f ON f.order_id = o.id AND f.account_id = o.account_id
        GROUP BY o.id, o.client_order_id, o.amount HAVING sum(f.amount) > o.amount`,
     );
     assert.deepEqual(overfilled, []);

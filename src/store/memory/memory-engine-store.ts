@@ -142,6 +142,7 @@ function updateChangeable(row: EngineOrder, order: EngineOrder): void {
   row.cancelRequested = order.cancelRequested;
   row.exchangeOrderId = order.exchangeOrderId ?? null;
   row.feeCurrency = order.feeCurrency ?? null;
+  row.filledAt = order.filledAt ?? null;
   row.updatedAt = order.updatedAt;
 }
 
