@@ -22,7 +22,6 @@ import type { MarketTick } from '../src/domain/market/market-tick.ts';
 import { dcaBotKind } from '../src/engine/kinds/dca-bot.kind.ts';
 import { gridBotKind } from '../src/engine/kinds/grid-bot.kind.ts';
 import { smartTradeKind } from '../src/engine/kinds/smart-trade.kind.ts';
-import type { Exchange } from '../src/exchanges/exchange.ts';
 import { PAPER_MARKETS } from '../src/exchanges/paper/paper-markets.ts';
 import { roundToStep } from '../src/shared/decimal.ts';
 import { writeDcaRecords } from '../src/store/dca.repository.ts';
@@ -66,17 +65,11 @@ async function run(settings: BenchSettings): Promise<BenchOutcome> {
   const ticks = pacedTicks(perPair);
   const orderLatencies: number[] = [];
   let handling: Handling | undefined;
-  const timed = (exchange: Exchange): Exchange => ({
-    ...exchange,
-    placeOrder: async (request) => {
-      const order = await exchange.placeOrder(request);
-      if (handling) {
-        orderLatencies.push(performance.now() - handling.arrivedAt);
-        handling.orders += 1;
-      }
-      return order;
-    },
-  });
+  const placed = () => {
+    if (!handling) return;
+    orderLatencies.push(performance.now() - handling.arrivedAt);
+    handling.orders += 1;
+  };
 
   const started = Date.now();
   const counts = { grid: 0, dca: 0 };
@@ -92,7 +85,7 @@ async function run(settings: BenchSettings): Promise<BenchOutcome> {
         await createTrades(setupWorld);
       },
     },
-    { wrapExchange: timed },
+    { onPlaced: placed },
   );
   console.log(
     `  ${counts.grid} grid bots, ${counts.dca} DCA bots and ${TRADES} SmartTrades set up in ${((Date.now() - started) / 1000).toFixed(1)} s`,

@@ -19,7 +19,7 @@ import { intraCandlePath } from '../../src/domain/market/candle.ts';
 import type { MarketTick } from '../../src/domain/market/market-tick.ts';
 import type { AnyAutomationKind } from '../../src/engine/automation-kind.ts';
 import { Engine } from '../../src/engine/engine.ts';
-import type { RecordWriter } from '../../src/engine/engine-store.ts';
+import type { PaperCompanion, RecordWriter } from '../../src/engine/engine-store.ts';
 import { PaperTrading } from '../../src/engine/paper-trading.ts';
 import type { Balance, Exchange } from '../../src/exchanges/exchange.ts';
 import { PAPER_MARKETS } from '../../src/exchanges/paper/paper-markets.ts';
@@ -138,8 +138,8 @@ export interface OpenWorld {
 }
 
 export interface WorldOptions {
-  /** Wraps each account's exchange as the engine gets it (to time placements, say). */
-  wrapExchange?: (exchange: Exchange) => Exchange;
+  /** Hears each order the engine places (through an account's exchange, or resting at once in the venue). */
+  onPlaced?: () => void;
 }
 
 /**
@@ -149,10 +149,31 @@ export interface WorldOptions {
 export async function openWorld(firstBatch: readonly MarketTick[], scenario?: Scenario, options: WorldOptions = {}): Promise<OpenWorld> {
   const db = await openTestDatabase();
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
-  const wrap = options.wrapExchange ?? ((exchange: Exchange) => exchange);
+  const onPlaced = options.onPlaced;
+  const wrap = (exchange: Exchange): Exchange =>
+    onPlaced
+      ? {
+          ...exchange,
+          placeOrder: async (request) => {
+            const order = await exchange.placeOrder(request);
+            onPlaced();
+            return order;
+          },
+        }
+      : exchange;
   const engineErrors: string[] = [];
   // As in a server with one process per database, the engine stores the paper exchange's changes.
-  const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
+  const paperCompanion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
+  const companion: PaperCompanion = onPlaced
+    ? {
+        ...paperCompanion,
+        placeResting: (accountId, request) => {
+          const order = paperCompanion.placeResting(accountId, request);
+          if (order) onPlaced();
+          return order;
+        },
+      }
+    : paperCompanion;
   const engine: Engine = new Engine({
     store: new SqlEngineRepository(db),
     companion,
