@@ -41,6 +41,11 @@ export class BatchWriter {
   private placed: EngineOrder[] = [];
   private ids: number[] = [];
   private nextIndex = 0;
+  /**
+   * The most ids one batch took: so many more are kept at hand before a batch takes its inputs,
+   * since a batch that must reserve ids after taking them cannot place its resting orders at once.
+   */
+  private peak = 0;
   private readonly snapshots = new StateSnapshots();
 
   constructor(
@@ -53,12 +58,12 @@ export class BatchWriter {
   ) {}
 
   /** True when fewer than `needed` ids (and the reserve for the steps of a batch) are at hand. */
-  needsIds(needed = 0): boolean {
+  needsIds(needed = this.peak): boolean {
     return this.ids.length - this.nextIndex < needed + ID_LOW_WATER;
   }
 
   /** Makes sure `needed` ids (and a reserve for the steps of the next batch) are at hand. */
-  async reserveIds(needed = 0): Promise<void> {
+  async reserveIds(needed = this.peak): Promise<void> {
     const available = this.ids.length - this.nextIndex;
     if (available >= needed + ID_LOW_WATER) return;
     const more = await this.store.reserveIds(Math.max(ID_BLOCK, needed + ID_LOW_WATER - available));
@@ -117,6 +122,7 @@ export class BatchWriter {
   /** Journals the batch's orders and cancellations and returns what to send, in command order. */
   journal(pending: readonly PendingCommand[], now: Date): Send[] {
     const sends: Send[] = [];
+    const before = this.nextIndex;
     for (const { live, command } of pending) {
       const automationId = live.automation.id;
       if (command.type === 'cancel_order') {
@@ -135,6 +141,7 @@ export class BatchWriter {
       this.placed.push(entry);
       sends.push({ type: 'place', entry, request: requestFrom(entry, command) });
     }
+    this.peak = Math.max(this.peak, this.nextIndex - before);
     return sends;
   }
 
