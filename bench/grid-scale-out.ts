@@ -28,6 +28,8 @@ import { marketBatches } from './support/engine-replay.ts';
 import { cpuSince, describeCpu, markCpu } from './support/process-cpu.ts';
 import { describeWrites, markWrites, writtenSince } from './support/write-stats.ts';
 
+/** With BENCH_CPU_PROFILE, each engine process writes a CPU profile of its whole run there when it stops. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE?.trim() || undefined;
 const ROOT = path.join(import.meta.dirname, '..');
 const LEASE_SECONDS = 5;
 /** A PostgreSQL backend sends its table statistics at most 10 s after it went idle. */
@@ -121,7 +123,8 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     for (let index = 0; index < engineCount; index += 1) {
       const childEnv = env();
       const output = fs.openSync(path.join(childEnv.DATA_DIR, 'engine.log'), 'w');
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'tradeloop.js'), 'serve', '--role', 'engine'], {
+      const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+      const child = spawn(process.execPath, [...profile, path.join(ROOT, 'bin', 'tradeloop.js'), 'serve', '--role', 'engine'], {
         cwd: ROOT,
         env: { ...process.env, ...childEnv },
         stdio: ['ignore', output, output],
@@ -183,7 +186,8 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     }
     return result;
   } finally {
-    for (const child of children) child.kill('SIGKILL');
+    // A profiled process writes its profile when it stops, as it does on SIGTERM.
+    for (const child of children) child.kill(PROFILE_DIR ? 'SIGTERM' : 'SIGKILL');
     await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
     await db.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
