@@ -67,9 +67,11 @@ export function onFill(state: GridBotState, fill: FillInput, ctx: StepContext, o
     return;
   }
   const line = writable(state, found);
+  // Filled by this fill alone: its price is the average, with no division.
+  const average = line.partial === null ? fill.price : undefined;
   line.partial = addFill(line.partial, fill, state);
   if (!fill.orderFilled) return;
-  completeLine(state, line, ctx, out);
+  completeLine(state, line, ctx, out, average);
   if (stopping) return orderEndedWhileStopping(state, line.order, ctx, out);
   const price = ctx.price(state.config.pair)?.last;
   if (price !== undefined) followPrice(state, price, ctx, out);
@@ -83,13 +85,17 @@ export function onFill(state: GridBotState, fill: FillInput, ctx: StepContext, o
   }
 }
 
-/** Turns the line's fills into the counter order one line away and, for a sell, a profit row. */
-function completeLine(state: GridBotState, line: WritableLine, ctx: StepContext, out: GridOutput): void {
+/**
+ * Turns the line's fills into the counter order one line away and, for a sell, a profit row.
+ * `average`: their average price, when known without dividing their quote by their amount.
+ */
+function completeLine(state: GridBotState, line: WritableLine, ctx: StepContext, out: GridOutput, average?: Decimal): void {
   const done = line.partial!;
   line.partial = null;
   line.placed = false;
-  if (line.side === 'buy') boughtOnLine(state, line, done, ctx, out);
-  else soldOnLine(state, line, done, ctx, out);
+  const price = average ?? done.quote.div(done.amount);
+  if (line.side === 'buy') boughtOnLine(state, line, done, price, ctx, out);
+  else soldOnLine(state, line, done, price, ctx, out);
 }
 
 /**
@@ -97,8 +103,7 @@ function completeLine(state: GridBotState, line: WritableLine, ctx: StepContext,
  * lot step leaves over is carried on. Its cost: the carried remainder's value, plus the bought base
  * it sells (and the fee paid in base) at the buy price, plus a fee paid in quote.
  */
-function boughtOnLine(state: GridBotState, line: WritableLine, done: PartialFill, ctx: StepContext, out: GridOutput): void {
-  const average = done.quote.div(done.amount);
+function boughtOnLine(state: GridBotState, line: WritableLine, done: PartialFill, average: Decimal, ctx: StepContext, out: GridOutput): void {
   out.log(gridMessages.limitFilled(state.config, 'buy', average, done.amount, null));
   line.side = null;
   const pool = state.carry.base.plus(done.amount).minus(done.feeBase);
@@ -117,9 +122,8 @@ function boughtOnLine(state: GridBotState, line: WritableLine, done: PartialFill
   above.refused = false;
 }
 
-function soldOnLine(state: GridBotState, line: WritableLine, done: PartialFill, ctx: StepContext, out: GridOutput): void {
+function soldOnLine(state: GridBotState, line: WritableLine, done: PartialFill, average: Decimal, ctx: StepContext, out: GridOutput): void {
   const { config, figures } = state;
-  const average = done.quote.div(done.amount);
   const profit = line.cost === null ? null : done.quote.minus(done.feeQuote).minus(done.feeBase.times(average)).minus(line.cost);
   out.log(gridMessages.limitFilled(config, 'sell', average, done.amount, profit));
   line.side = null;

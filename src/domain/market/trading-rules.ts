@@ -69,13 +69,30 @@ export function ruleViolations(rules: TradingRules, order: OrderToCheck, quote?:
   return violations;
 }
 
+interface Band {
+  low: Decimal;
+  high: Decimal;
+}
+
+/**
+ * The bands of the quotes orders were last checked against, with the rules they were worked out
+ * for. A quote is never changed once made, and the orders of a batch are checked against the same
+ * few: their bands were two multiplications per order.
+ */
+const bands = new WeakMap<Quote, { rules: TradingRules; buy?: Band | null; sell?: Band | null }>();
+
 function outsideBand(rules: TradingRules, order: OrderToCheck, quote: Quote): boolean {
+  let known = bands.get(quote);
+  if (known?.rules !== rules) bands.set(quote, (known = { rules }));
+  const band = (known[order.side] ??= bandOf(rules, order.side, quote));
+  return band !== null && (order.price.lt(band.low) || order.price.gt(band.high));
+}
+
+/** Null when the reference price is zero: no band then. */
+function bandOf(rules: TradingRules, side: 'buy' | 'sell', quote: Quote): Band | null {
   const [reference, down, up] =
-    order.side === 'buy'
-      ? [quote.bid, rules.bidMultiplierDown, rules.bidMultiplierUp]
-      : [quote.ask, rules.askMultiplierDown, rules.askMultiplierUp];
-  if (reference.isZero()) return false;
-  return order.price.lt(reference.times(down)) || order.price.gt(reference.times(up));
+    side === 'buy' ? [quote.bid, rules.bidMultiplierDown, rules.bidMultiplierUp] : [quote.ask, rules.askMultiplierDown, rules.askMultiplierUp];
+  return reference.isZero() ? null : { low: reference.times(down), high: reference.times(up) };
 }
 
 export const VIOLATION_MESSAGES: Record<RuleViolation, string> = {
