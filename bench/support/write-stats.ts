@@ -53,16 +53,19 @@ async function printWalDetail(db: Database, from: string, to: string): Promise<v
   try {
     await db.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect SCHEMA public');
     // Only WAL already flushed can be read.
-    const rows = await db.query<{ record: string; relation: string; records: string; bytes: string }>(
+    const rows = await db.query<{ record: string; relation: string; records: string; bytes: string; images: string }>(
       `SELECT w.resource_manager || '/' || w.record_type AS record,
-         coalesce(c.relname, '(other)') AS relation, count(*)::text AS records, sum(w.record_length)::text AS bytes
+         coalesce(c.relname, '(other)') AS relation, count(*)::text AS records, sum(w.record_length)::text AS bytes,
+         sum(w.fpi_length)::text AS images
        FROM public.pg_get_wal_records_info($1::pg_lsn, least($2::pg_lsn, pg_current_wal_flush_lsn())) w
        LEFT JOIN pg_class c ON c.relfilenode = substring(w.block_ref from 'rel \\d+/\\d+/(\\d+)')::oid
        GROUP BY 1, 2 ORDER BY sum(w.record_length) DESC LIMIT 30`,
       [from, to],
     );
-    console.log('  WAL by record and relation (largest first):');
-    for (const row of rows) console.log(`    ${row.bytes.padStart(10)} bytes ${row.records.padStart(8)} records  ${row.record} ${row.relation}`);
+    console.log("  WAL by record and relation (largest first; a page's first change after a checkpoint logs the whole page):");
+    for (const row of rows) {
+      console.log(`    ${row.bytes.padStart(10)} bytes (${row.images.padStart(9)} in page images) ${row.records.padStart(8)} records  ${row.record} ${row.relation}`);
+    }
   } catch (error) {
     console.log(`  WAL detail unavailable: ${error instanceof Error ? error.message : String(error)}`);
   }
