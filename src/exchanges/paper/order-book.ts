@@ -44,10 +44,12 @@ export class OrderBook<T extends RestingOrder = RestingOrder> {
     this.sells = merged(this.sells, orders.filter((order) => order.side === 'sell').sort(byPriority));
   }
 
-  remove(order: T): boolean {
+  /** Takes off the resting order with this id, side, price and sequence (found where it ranks). */
+  remove(order: RestingOrder): boolean {
     const side = order.side === 'buy' ? this.buys : this.sells;
-    const index = side.lastIndexOf(order);
-    if (index === -1) return false;
+    // Nothing outranks an order of the same price and sequence but itself: it sits just before.
+    const index = this.insertionIndex(side, order) - 1;
+    if (side[index]?.id !== order.id) return false;
     side.splice(index, 1);
     return true;
   }
@@ -91,7 +93,7 @@ export class OrderBook<T extends RestingOrder = RestingOrder> {
   }
 
   /** The place after every order that comes before `order` in priority and before every later one. */
-  private insertionIndex(side: T[], order: T): number {
+  private insertionIndex(side: T[], order: RestingOrder): number {
     let low = 0;
     let high = side.length;
     while (low < high) {

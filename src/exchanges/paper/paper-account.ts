@@ -61,6 +61,11 @@ export class PaperAccount implements Exchange {
     return this.ledger.balances();
   }
 
+  /** The open orders themselves (not copies), for the venue. */
+  open(): IterableIterator<ExchangeOrder> {
+    return this.orders.values();
+  }
+
   async openOrders(pair?: string): Promise<ExchangeOrder[]> {
     return [...this.orders.values()].filter(
       (order) => order.status === 'open' && (pair === undefined || order.pair === pair),
@@ -130,7 +135,7 @@ export class PaperAccount implements Exchange {
       throw new ExchangeError('order_not_found', `No order ${clientOrderId} on ${pair}`);
     }
     if (order.status !== 'open') return order;
-    this.venue.unrest(order.id);
+    this.venue.unrest(order);
     this.cancelUnfilled(this.venue.market(pair), order, this.venue.ticker(pair)?.at ?? order.updatedAt);
     this.emit({ order: { ...order } });
     return order;

@@ -28,7 +28,7 @@ export interface RestoredAccount {
   fees?: PaperFees | undefined;
 }
 
-/** One record per resting order: the book's entry, with the account and order it fills. */
+/** The book's entry of a resting order, with the account and order it fills (its only record). */
 interface RestingEntry extends RestingOrder {
   account: PaperAccount;
   order: ExchangeOrder;
@@ -41,7 +41,6 @@ export class PaperVenue {
   private readonly marketsByPair = new Map<string, Market>();
   private readonly tickers = new Map<string, Ticker>();
   private readonly books = new Map<string, OrderBook<RestingEntry>>();
-  private readonly resting = new Map<string, RestingEntry>();
   private readonly accounts = new Map<number, PaperAccount>();
   private readonly tickerListeners = new Set<(ticker: Ticker) => void>();
   private sequence = 0;
@@ -106,7 +105,6 @@ export class PaperVenue {
       for (const order of openOrders) {
         account.adopt(order);
         const entry = restingEntry(account, order);
-        this.resting.set(order.id, entry);
         const entries = byPair.get(order.pair);
         if (entries) entries.push(entry);
         else byPair.set(order.pair, [entry]);
@@ -125,7 +123,7 @@ export class PaperVenue {
   dropAccount(accountId: number): void {
     const account = this.accounts.get(accountId);
     if (!account) return;
-    for (const [orderId, resting] of this.resting) if (resting.account === account) this.unrest(orderId);
+    for (const order of account.open()) this.unrest(order);
     this.accounts.delete(accountId);
     this.changedAccounts.delete(account);
     for (const [orderId, changed] of this.changedOrders) if (changed.accountId === accountId) this.changedOrders.delete(orderId);
@@ -189,16 +187,13 @@ export class PaperVenue {
   }
 
   rest(account: PaperAccount, order: ExchangeOrder): void {
-    const entry = restingEntry(account, order);
-    this.books.get(order.pair)!.add(entry);
-    this.resting.set(order.id, entry);
+    this.books.get(order.pair)!.add(restingEntry(account, order));
   }
 
-  unrest(orderId: string): void {
-    const resting = this.resting.get(orderId);
-    if (!resting) return;
-    this.books.get(resting.order.pair)!.remove(resting);
-    this.resting.delete(orderId);
+  /** Takes an open limit order off its book (a cancellation, an account dropped). */
+  unrest(order: ExchangeOrder): void {
+    if (order.price === null) return;
+    this.books.get(order.pair)?.remove({ id: order.id, sequence: orderSequence(order.id), side: order.side, price: order.price, remaining: ZERO });
   }
 
   /** Applies one market event and returns the order updates (fills) it caused, in order. */
@@ -221,7 +216,6 @@ export class PaperVenue {
         : book.matchTrade(tick.price, tick.volume);
     const updates: OrderUpdate[] = [];
     for (const { order: resting, amount } of matches) {
-      if (resting.remaining.isZero()) this.resting.delete(resting.id);
       updates.push(resting.account.fillResting(resting.order, amount, tick.at));
     }
     return updates;
