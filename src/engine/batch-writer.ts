@@ -124,9 +124,10 @@ export class BatchWriter {
     const sends: Send[] = [];
     const before = this.nextIndex;
     for (const { live, command } of pending) {
-      const automationId = live.automation.id;
+      const { id: automationId, accountId } = live.automation;
+      const clientId = clientOrderId(live.kind.orderIdPrefix, automationId, command.key);
       if (command.type === 'cancel_order') {
-        const entry = this.journalOf.byKey(automationId, command.key);
+        const entry = this.journalOf.find(accountId, clientId);
         if (!entry || isFinal(entry) || entry.cancelRequested) continue;
         entry.cancelRequested = true;
         entry.updatedAt = now;
@@ -134,8 +135,8 @@ export class BatchWriter {
         sends.push({ type: 'cancel', entry });
         continue;
       }
-      if (this.journalOf.byKey(automationId, command.key)) continue;
-      const entry = newEntry(this.nextId(), live, command, now);
+      if (this.journalOf.find(accountId, clientId)) continue;
+      const entry = newEntry(this.nextId(), clientId, live, command, now);
       this.journalOf.add(entry);
       this.orders.add(entry);
       this.placed.push(entry);
@@ -252,13 +253,12 @@ export function requestOf(entry: EngineOrder): OrderRequest {
   };
 }
 
-function newEntry(id: number, live: LiveAutomation, command: PlaceOrder, now: Date): EngineOrder {
-  const automationId = live.automation.id;
+function newEntry(id: number, clientId: string, live: LiveAutomation, command: PlaceOrder, now: Date): EngineOrder {
   return {
     id,
-    automationId,
+    automationId: live.automation.id,
     key: command.key,
-    clientOrderId: clientOrderId(live.kind.orderIdPrefix, automationId, command.key),
+    clientOrderId: clientId,
     accountId: live.automation.accountId,
     pair: command.pair,
     role: command.role,

@@ -14,25 +14,21 @@ const FINAL: ReadonlySet<EngineOrder['status']> = new Set(['filled', 'cancelled'
 export const isFinal = (order: EngineOrder) => FINAL.has(order.status);
 
 export class OrderJournal {
-  /** By account, then client order id (nested rather than by a joined key: no string made per lookup). */
+  /**
+   * By account, then client order id (nested rather than by a joined key: no string made per
+   * lookup). An automation's order key is found by its client order id, which is made of it
+   * (`clientOrderId`): a second index by automation and key took a map per automation.
+   */
   private readonly byClientId = new Map<number, Map<string, EngineOrder>>();
-  private readonly byAutomation = new Map<number, Map<string, EngineOrder>>();
 
   add(order: EngineOrder): void {
     let orders = this.byClientId.get(order.accountId);
     if (!orders) this.byClientId.set(order.accountId, (orders = new Map()));
     orders.set(order.clientOrderId, order);
-    let keys = this.byAutomation.get(order.automationId);
-    if (!keys) this.byAutomation.set(order.automationId, (keys = new Map()));
-    keys.set(order.key, order);
   }
 
   find(accountId: number, clientOrderId: string): EngineOrder | undefined {
     return this.byClientId.get(accountId)?.get(clientOrderId);
-  }
-
-  byKey(automationId: number, key: string): EngineOrder | undefined {
-    return this.byAutomation.get(automationId)?.get(key);
   }
 
   all(): EngineOrder[] {
@@ -44,9 +40,6 @@ export class OrderJournal {
     const orders = this.byClientId.get(order.accountId);
     orders?.delete(order.clientOrderId);
     if (orders?.size === 0) this.byClientId.delete(order.accountId);
-    const keys = this.byAutomation.get(order.automationId);
-    keys?.delete(order.key);
-    if (keys?.size === 0) this.byAutomation.delete(order.automationId);
   }
 
   /**
