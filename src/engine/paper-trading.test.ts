@@ -118,6 +118,40 @@ describe(PaperTrading.name, () => {
     assert.deepEqual((await snapshot(running, account!.id)).balances, ['USDT:500/0']);
   });
 
+  it('with the engine storing its changes, keeps a paper order row for an order placed from outside the engine, across a restart', async () => {
+    const open = async () => {
+      const trading = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
+      // The engine's part: each change taken is written in a transaction of its own here.
+      const store = async () => {
+        const write = companion.take();
+        if (write) await db.transaction(write);
+      };
+      const companion = trading.storeThrough({ storeCompanion: store });
+      await trading.start();
+      return { trading, companion, store };
+    };
+    const [account] = await db.query<{ id: number }>(
+      "INSERT INTO accounts (user_id, name, market_code) SELECT id, 'outside', 'paper_trading' FROM users LIMIT 1 RETURNING id",
+    );
+    const id = account!.id;
+    const limitBuy = (clientOrderId: string, price: string) =>
+      ({ clientOrderId, pair: 'USDT_BTC', side: 'buy' as const, type: 'limit' as const, amount: dec('0.001'), price: dec(price) });
+    const rows = () => db.query<{ client_order_id: string; status: string }>('SELECT client_order_id, status FROM paper_orders WHERE account_id = $1', [id]);
+
+    const first = await open();
+    const exchange = await first.trading.openAccount(id, [{ currency: 'USDT', free: dec('10000'), locked: dec(0) }]);
+    await first.trading.applyTicks([tick('60000', 0)]);
+    await exchange.placeOrder(limitBuy('outside-1', '59000'));
+    // The engine's own placement is recorded by its journal row alone (there is none in this test).
+    assert.ok(first.companion.placeResting(id, limitBuy('tlz1xo1', '58000')));
+    await first.store();
+    assert.deepEqual(await rows(), [{ client_order_id: 'outside-1', status: 'open' }]);
+
+    const second = await open();
+    await second.trading.applyTicks([tick('58990', 1)]);
+    assert.deepEqual(await rows(), [{ client_order_id: 'outside-1', status: 'filled' }]);
+  });
+
   it('reserves the next block of order ids before one runs out when the engine stores its changes', async () => {
     const blocks = [{ from: 1_000, to: 1_002 }, { from: 5_000, to: 5_002 }, { from: 9_000, to: 9_002 }];
     const reserved: Array<{ from: number; to: number }> = [];
