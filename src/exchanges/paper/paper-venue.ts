@@ -5,7 +5,7 @@
  */
 import { type Decimal, roundToStep, ZERO } from '../../shared/decimal.ts';
 import { ruleViolations, VIOLATION_MESSAGES } from '../../domain/market/trading-rules.ts';
-import { type ExchangeOrder, ExchangeError, type Fill, type Market, type OrderUpdate, type Ticker } from '../exchange.ts';
+import { type ExchangeOrder, ExchangeError, type Fill, type Market, type OrderSide, type OrderUpdate, type Ticker } from '../exchange.ts';
 import { DEFAULT_FEES, type FeeSchedule, fixedSlippage, type SlippageModel } from './fill-models.ts';
 import type { MarketTick } from '../../domain/market/market-tick.ts';
 import type { PaperChanges, PaperFees } from '../paper-state.ts';
@@ -28,10 +28,35 @@ export interface RestoredAccount {
   fees?: PaperFees | undefined;
 }
 
-/** The book's entry of a resting order, with the account and order it fills (its only record). */
-interface RestingEntry extends RestingOrder {
-  account: PaperAccount;
-  order: ExchangeOrder;
+/**
+ * The book's entry of a resting order, with the account and order it fills (its only record). Its
+ * id, side and price are the order's: one entry per resting order, and fields of their own took
+ * a quarter of it.
+ */
+class RestingEntry implements RestingOrder {
+  readonly sequence: number;
+  remaining: Decimal;
+
+  constructor(
+    readonly account: PaperAccount,
+    readonly order: ExchangeOrder,
+  ) {
+    this.sequence = orderSequence(order.id);
+    // The order's own amount while nothing filled: one decimal fewer per resting order.
+    this.remaining = order.filled.isZero() ? order.amount : order.amount.minus(order.filled);
+  }
+
+  get id(): string {
+    return this.order.id;
+  }
+
+  get side(): OrderSide {
+    return this.order.side;
+  }
+
+  get price(): Decimal {
+    return this.order.price!;
+  }
 }
 
 export class PaperVenue {
@@ -104,7 +129,7 @@ export class PaperVenue {
       const account = this.openAccount(accountId, balances, fees ?? this.defaultFees);
       for (const order of openOrders) {
         account.adopt(order);
-        const entry = restingEntry(account, order);
+        const entry = new RestingEntry(account, order);
         const entries = byPair.get(order.pair);
         if (entries) entries.push(entry);
         else byPair.set(order.pair, [entry]);
@@ -187,7 +212,7 @@ export class PaperVenue {
   }
 
   rest(account: PaperAccount, order: ExchangeOrder): void {
-    this.books.get(order.pair)!.add(restingEntry(account, order));
+    this.books.get(order.pair)!.add(new RestingEntry(account, order));
   }
 
   /** Takes an open limit order off its book (a cancellation, an account dropped). */
@@ -240,15 +265,4 @@ export function orderSequence(orderId: string): number {
   return Number(orderId.slice(1));
 }
 
-function restingEntry(account: PaperAccount, order: ExchangeOrder): RestingEntry {
-  return {
-    id: order.id,
-    sequence: orderSequence(order.id),
-    side: order.side,
-    price: order.price!,
-    // The order's own amount while nothing filled: one decimal fewer per resting order.
-    remaining: order.filled.isZero() ? order.amount : order.amount.minus(order.filled),
-    account,
-    order,
-  };
-}
+
