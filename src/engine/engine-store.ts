@@ -84,7 +84,7 @@ export type AutomationChange = {
 export interface EngineBatch {
   automations: AutomationChange[];
   events: Array<{ automationId: number; message: string; at: Date }>;
-  /** New and changed journal rows (whole rows; the journal upserts by id). */
+  /** New and changed journal rows (whole rows; the journal upserts by automation and order key, which name one id). */
   orders: EngineOrder[];
   records: Array<{ kind: string; automationId: number; records: unknown[] }>;
   /** Writes of the batch's companion (the paper exchange's changes), in the batch's transaction. */

@@ -125,7 +125,7 @@ export class SqlEngineRepository implements EngineStore {
              UPDATE engine_orders o SET filled = c.filled, filled_total = c.filled_total, fee = c.fee, status = c.status,
                cancel_requested = c.cancel_requested, exchange_order_id = c.exchange_order_id, fee_currency = c.fee_currency,
                filled_at = c.filled_at, updated_at = c.updated_at
-             FROM c WHERE o.id = c.id RETURNING o.id
+             FROM c WHERE o.automation_id = c.automation_id AND o.order_key = c.order_key RETURNING o.id
            )
            INSERT INTO engine_orders (id, automation_id, order_key, client_order_id, account_id, pair, role, side,
              order_type, time_in_force, price, amount, filled, filled_total, fee, status, cancel_requested,
