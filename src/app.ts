@@ -229,7 +229,9 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     // placed has one record, its journal row (docs/architecture.md); with leases, they are fenced
     // inside the batch's transaction. An API process runs no batches: it writes nothing of the
     // paper accounts engines hold, and opens new ones in transactions of its own.
-    const companion = runsEngine ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion() }) : undefined;
+    const companion = runsEngine
+      ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (accountId, clientOrderId) => engine.journals(accountId, clientOrderId) })
+      : undefined;
     const engine: Engine = new Engine({
       store: new SqlEngineRepository(db, leasing?.guard),
       ...(companion ? { companion } : {}),

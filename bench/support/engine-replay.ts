@@ -163,7 +163,7 @@ export async function openWorld(firstBatch: readonly MarketTick[], scenario?: Sc
       : exchange;
   const engineErrors: string[] = [];
   // As in a server with one process per database, the engine stores the paper exchange's changes.
-  const paperCompanion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
+  const paperCompanion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (accountId, clientOrderId) => engine.journals(accountId, clientOrderId) });
   const companion: PaperCompanion = onPlaced
     ? {
         ...paperCompanion,

@@ -89,7 +89,9 @@ async function startProcess(
 ): Promise<Process> {
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
   const records: Process['records'] = [];
-  const companion = storeThroughEngine ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion() }) : undefined;
+  const companion = storeThroughEngine
+    ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (accountId, clientOrderId) => engine.journals(accountId, clientOrderId) })
+    : undefined;
   const engine: Engine = new Engine({
     store,
     ...(companion ? { companion } : {}),

@@ -247,6 +247,11 @@ export class Engine {
     this.ports.logger.info?.({ automations: replayed.size, batches: logged.length }, 'engine replayed the logged ticks of changes not yet stored');
   }
 
+  /** Whether the journal holds this order (it then records the order's fills). */
+  journals(accountId: number, clientOrderId: string): boolean {
+    return this.journal.find(accountId, clientOrderId) !== undefined;
+  }
+
   /** The accounts whose running automations this engine steps. */
   accountIds(): number[] {
     return [...new Set([...this.running.values()].map((live) => live.automation.accountId))].sort((a, b) => a - b);

@@ -152,6 +152,36 @@ describe(PaperTrading.name, () => {
     assert.deepEqual(await rows(), [{ client_order_id: 'outside-1', status: 'filled' }]);
   });
 
+  it('with the engine storing its changes, keeps the fill and order rows of an order its journal does not hold', async () => {
+    const trading = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
+    const held = new Set<string>();
+    const companion = trading.storeThrough({
+      storeCompanion: async () => {
+        const write = companion.take();
+        if (write) await db.transaction(write);
+      },
+      journals: (_accountId, clientOrderId) => held.has(clientOrderId),
+    });
+    await trading.start();
+    const [account] = await db.query<{ id: number }>(
+      "INSERT INTO accounts (user_id, name, market_code) SELECT id, 'unjournaled', 'paper_trading' FROM users LIMIT 1 RETURNING id",
+    );
+    const id = account!.id;
+    await trading.openAccount(id, [{ currency: 'USDT', free: dec('10000'), locked: dec(0) }]);
+    await trading.applyTicks([tick('60000', 0)]);
+    const limitBuy = (clientOrderId: string, price: string) =>
+      ({ clientOrderId, pair: 'USDT_BTC', side: 'buy' as const, type: 'limit' as const, amount: dec('0.001'), price: dec(price) });
+    held.add('tlz2xo1');
+    assert.ok(companion.placeResting(id, limitBuy('tlz2xo1', '59000')));
+    assert.ok(companion.placeResting(id, limitBuy('tlz2xo2', '59000')));
+    await trading.applyTicks([tick('58990', 1)]);
+    const fills = await db.query<{ order_id: string }>('SELECT order_id FROM paper_fills WHERE account_id = $1', [id]);
+    assert.equal(fills.length, 1, 'only the fill of the order no journal holds has a row');
+    const orders = await db.query<{ client_order_id: string; status: string }>('SELECT client_order_id, status FROM paper_orders WHERE account_id = $1', [id]);
+    assert.deepEqual(orders, [{ client_order_id: 'tlz2xo2', status: 'filled' }]);
+    await trading.stop();
+  });
+
   it('reserves the next block of order ids before one runs out when the engine stores its changes', async () => {
     const blocks = [{ from: 1_000, to: 1_002 }, { from: 5_000, to: 5_002 }, { from: 9_000, to: 9_002 }];
     const reserved: Array<{ from: number; to: number }> = [];

@@ -46,6 +46,11 @@ export interface PaperOwnership {
 export interface PaperChangesHost {
   /** Stores what the venue changed that no batch took yet; resolves once it is stored. */
   storeCompanion(): Promise<void>;
+  /**
+   * Whether the engine's journal holds this order, and so records its fills on its row. Without
+   * it, every fill keeps a row of its own.
+   */
+  journals?(accountId: number, clientOrderId: string): boolean;
 }
 
 /** A new block of order ids is reserved when fewer than this are left. */
@@ -113,7 +118,10 @@ export class PaperTrading {
             if (change.order.status !== 'open') own.delete(change.order.clientOrderId);
             continue;
           }
-          change.journaled = true;
+          // An order the journal does not hold (its automation stopped before a restart) would
+          // have no record of this change: it gets a paper order row, which also keeps a later
+          // restart from putting it back on the book as its stale journal row shows it.
+          change.journaled = this.host?.journals?.(change.accountId, change.order.clientOrderId) ?? true;
         }
         const opened = this.opened;
         this.opened = new Set();
@@ -127,11 +135,14 @@ export class PaperTrading {
   }
 
   /**
-   * A maker fill that filled a journaled order at once: the order's journal row, written with it,
-   * says all of it (the order's price, its amount and fee, the fill's time as `filled_at`).
+   * A maker fill that filled an order of the engine's journal at once: the order's journal row,
+   * written with it, says all of it (the order's price, its amount and fee, the fill's time as
+   * `filled_at`). An order the journal does not hold (its automation stopped before a restart,
+   * say) keeps its fill rows.
    */
   private recordedByItsOrder(accountId: number, fill: Fill, order: ExchangeOrder | undefined): boolean {
-    return fill.maker && order?.status === 'filled' && !this.ownRecords.get(accountId)?.has(order.clientOrderId) && fill.amount.eq(order.amount);
+    if (!fill.maker || order?.status !== 'filled' || !fill.amount.eq(order.amount)) return false;
+    return !this.ownRecords.get(accountId)?.has(order.clientOrderId) && (this.host?.journals?.(accountId, order.clientOrderId) ?? false);
   }
 
   private markOwnRecord(accountId: number, clientOrderId: string): void {
