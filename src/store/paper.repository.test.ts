@@ -63,5 +63,15 @@ describe('SqlPaperRepository.loadAccounts', () => {
       loaded.map((stored) => [stored.accountId, stored.openOrders.map((order) => order.id), stored.journaled]),
       [[paper, ['P901'], ['P901']]],
     );
+
+    // The whole state reads every paper account not deleted the same way.
+    const deleted = await account('paper_trading');
+    await journalRow(await automation(deleted), deleted, 'o1', 'open', 'P905');
+    await db.query('UPDATE accounts SET deleted_at = now() WHERE id = $1', [deleted]);
+    const state = await new SqlPaperRepository(db).load();
+    assert.deepEqual(
+      state.accounts.filter((stored) => [paper, real, deleted].includes(stored.accountId)).map((stored) => [stored.accountId, stored.openOrders.map((order) => order.id)]),
+      [[paper, ['P901']]],
+    );
   });
 });

@@ -3,7 +3,7 @@
  * passed as arrays and expanded with unnest, so a tick that fills a thousand orders still costs
  * three statements.
  */
-import type { Balance, ExchangeOrder } from '../exchanges/exchange.ts';
+import type { ExchangeOrder } from '../exchanges/exchange.ts';
 import type { PaperChanges, PaperFees, PaperStateStore, PaperWrite, StoredPaperAccount, StoredPaperState } from '../exchanges/paper-state.ts';
 import { dec } from '../shared/decimal.ts';
 import type { Database, Sql } from './database.ts';
@@ -32,7 +32,14 @@ interface OrderRow {
 const ORDER_COLUMNS = `o.id, o.account_id, o.client_order_id, o.pair, o.side, o.type, o.price::text, o.amount::text,
   o.filled::text, o.filled_total::text, o.fee::text, o.fee_currency, o.status, o.created_at, o.updated_at, false AS journaled`;
 
-/** A journal row (`engine_orders o`) in the shape of a paper order row. */
+/**
+ * A journal row (`engine_orders o`) in the shape of a paper order row: for a paper account, the
+ * engine's orders placed while it stored the paper exchange's changes have their journal row as
+ * their only record (a paper order's id is P<sequence>). Orders the paper exchange stored itself
+ * are its own rows. The statements take the accounts as known paper accounts rather than joining
+ * `accounts`: a planner that had not yet seen the journal grow (a thousand bots just created)
+ * compared every journal row with every account, 18 s to load a thousand accounts.
+ */
 const JOURNALED_COLUMNS = `o.exchange_order_id AS id, o.account_id, o.client_order_id, o.pair, o.side,
     o.order_type AS type, o.price::text, o.amount::text, o.filled::text, o.filled_total::text, o.fee::text, o.fee_currency,
     o.status, o.created_at, o.updated_at, true AS journaled`;
@@ -40,14 +47,6 @@ const JOURNALED_COLUMNS = `o.exchange_order_id AS id, o.account_id, o.client_ord
 /** The journal row is the order's only record: the paper exchange has no row of its own for it. */
 const NO_OWN_RECORD = 'NOT EXISTS (SELECT 1 FROM paper_orders p WHERE p.account_id = o.account_id AND p.client_order_id = o.client_order_id)';
 
-/**
- * The paper orders whose only record is the engine's journal row (placed while the engine stored
- * the paper exchange's changes; a paper order's id is P<sequence>), in the shape of a paper order
- * row. Orders the paper exchange stored itself are its own rows.
- */
-const JOURNALED_ORDERS = `SELECT ${JOURNALED_COLUMNS}
-  FROM engine_orders o JOIN accounts a ON a.id = o.account_id AND a.market_code = 'paper_trading'
-  WHERE o.exchange_order_id IS NOT NULL AND ${NO_OWN_RECORD}`;
 
 /**
  * The lease check of paper writes when several engines share the database (leases.repository.ts):
@@ -104,9 +103,7 @@ export class SqlPaperRepository implements PaperStateStore {
 
   /** The stored paper accounts among these (those holding nothing are left out), in four reads for all. */
   async loadAccounts(accountIds: readonly number[]): Promise<StoredPaperAccount[]> {
-    // The paper accounts among them first: joined in the orders' statement, a planner that had not
-    // yet seen the journal grow (a thousand bots just created) compared every journal row with
-    // every account.
+    // The paper accounts among them first, so that the journal is filtered by them (JOURNALED_COLUMNS).
     const ids = (
       await this.db.query<{ id: number }>("SELECT id FROM accounts WHERE id = ANY($1::bigint[]) AND market_code = 'paper_trading'", [[...accountIds]])
     ).map((row) => Number(row.id));
@@ -217,47 +214,19 @@ export class SqlPaperRepository implements PaperStateStore {
   async findOrder(accountId: number, clientOrderId: string): Promise<ExchangeOrder | undefined> {
     const [row] = await this.db.query<OrderRow>(
       `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = $1 AND o.client_order_id = $2
-       UNION ALL ${JOURNALED_ORDERS} AND o.live AND o.account_id = $1 AND o.client_order_id = $2`,
+       UNION ALL SELECT ${JOURNALED_COLUMNS} FROM engine_orders o
+       WHERE o.live AND o.account_id = $1 AND o.client_order_id = $2 AND o.exchange_order_id IS NOT NULL AND ${NO_OWN_RECORD}`,
       [accountId, clientOrderId],
     );
     return row && toOrder(row);
   }
 
+  /** Every paper account not deleted, read as `loadAccounts` reads them, and the highest sequence of all orders. */
   async load(): Promise<StoredPaperState> {
-    const balanceRows = await this.db.query<{ account_id: number; currency: string; free: string; locked: string }>(
-      `SELECT b.account_id, b.currency, b.free::text, b.locked::text FROM paper_balances b
-       JOIN accounts a ON a.id = b.account_id WHERE a.deleted_at IS NULL ORDER BY b.account_id, b.currency`,
-    );
-    const orderRows = await this.db.query<OrderRow>(
-      `SELECT ${ORDER_COLUMNS} FROM paper_orders o JOIN accounts a ON a.id = o.account_id
-       WHERE o.status = 'open' AND a.deleted_at IS NULL
-       UNION ALL ${JOURNALED_ORDERS} AND o.live AND o.status = 'open' AND a.deleted_at IS NULL`,
-    );
-    orderRows.sort(bySequence);
-    const feeRows = await this.db.query<{ account_id: number; maker: string; taker: string }>(
-      'SELECT account_id, maker::text, taker::text FROM paper_fees',
-    );
+    const rows = await this.db.query<{ id: number }>("SELECT id FROM accounts WHERE market_code = 'paper_trading' AND deleted_at IS NULL");
+    const accounts = await this.loadAccounts(rows.map((row) => Number(row.id)));
     const [sequence] = await this.db.query<{ last: number | null }>('SELECT max(sequence) AS last FROM paper_orders');
-    const accounts = new Map<number, { balances: Balance[]; openOrders: ExchangeOrder[]; journaled: string[]; fees?: PaperFees }>();
-    const entry = (accountId: number) => {
-      let found = accounts.get(accountId);
-      if (!found) accounts.set(accountId, (found = { balances: [], openOrders: [], journaled: [] }));
-      return found;
-    };
-    for (const row of balanceRows) {
-      entry(row.account_id).balances.push({ currency: row.currency, free: dec(row.free), locked: dec(row.locked) });
-    }
-    for (const row of orderRows) {
-      entry(row.account_id).openOrders.push(toOrder(row));
-      if (row.journaled) entry(row.account_id).journaled.push(row.id);
-    }
-    for (const row of feeRows) {
-      if (accounts.has(row.account_id)) entry(row.account_id).fees = { maker: dec(row.maker), taker: dec(row.taker) };
-    }
-    return {
-      accounts: [...accounts].map(([accountId, state]) => ({ accountId, ...state })),
-      lastSequence: sequence?.last ?? 0,
-    };
+    return { accounts, lastSequence: sequence?.last ?? 0 };
   }
 }
 
