@@ -4,6 +4,7 @@
  * costs what it does between two machines rather than on one.
  */
 import net from 'node:net';
+import { listenInFrontOf } from '../../test/support/loopback-relay.ts';
 
 export async function delayedRelay(target: URL, delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
   const server = net.createServer((client) => {
@@ -19,12 +20,8 @@ export async function delayedRelay(target: URL, delayMs: number): Promise<{ url:
       from.on('error', closeBoth).on('close', closeBoth);
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const relayed = new URL(target);
-  relayed.hostname = '127.0.0.1';
-  relayed.port = String((server.address() as net.AddressInfo).port);
   return {
-    url: relayed.toString(),
+    url: await listenInFrontOf(server, target),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

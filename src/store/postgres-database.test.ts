@@ -5,6 +5,7 @@ import { StorageUnavailableError } from '../shared/errors.ts';
 import type { Database } from './database.ts';
 import { DatabaseUnavailableError, openPostgres } from './postgres-database.ts';
 import { StatementError } from './statement-error.ts';
+import { listenInFrontOf } from '../../test/support/loopback-relay.ts';
 
 /** A loopback port with nothing listening: bound, noted, then released. */
 async function closedPort(): Promise<number> {
@@ -41,12 +42,8 @@ async function relayTo(target: URL) {
     }
     client.pipe(upstream).pipe(client);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const relayed = new URL(target);
-  relayed.hostname = '127.0.0.1';
-  relayed.port = String((server.address() as net.AddressInfo).port);
   return {
-    url: relayed.toString(),
+    url: await listenInFrontOf(server, target),
     cut: () => {
       up = false;
       for (const socket of sockets) socket.destroy();
