@@ -22,8 +22,8 @@ describe(OrderBook.name, () => {
         const resting = made.map((o, index): RestingOrder => ({ id: `P${index + 1}`, sequence: index + 1, side: o.side, price: dec(o.price), remaining: dec(1) }));
         for (const o of resting) book.add(o);
         const removed = new Set(removals.filter((k) => k < resting.length).map((k) => resting[k]!));
-        // Found by id, side, price and sequence: a copy of the entry does.
-        for (const o of removed) assert.equal(book.remove({ ...o, remaining: dec(0) }), true);
+        // Found by id, side, price and sequence: what ranks it, not the entry itself.
+        for (const o of removed) assert.equal(book.remove({ id: o.id, sequence: o.sequence, side: o.side, price: o.price }), true);
         for (const o of removed) assert.equal(book.remove(o), false);
         const left = resting.filter((o) => !removed.has(o));
         const matched = book.matchQuote(dec(price), dec(price)).map((m) => m.order.id);

@@ -16,6 +16,9 @@ export interface RestingOrder {
   remaining: Decimal;
 }
 
+/** What ranks an order in its book, and names it. */
+export type Ranked = Pick<RestingOrder, 'id' | 'sequence' | 'side' | 'price'>;
+
 export interface Match<T extends RestingOrder = RestingOrder> {
   order: T;
   amount: Decimal;
@@ -45,7 +48,7 @@ export class OrderBook<T extends RestingOrder = RestingOrder> {
   }
 
   /** Takes off the resting order with this id, side, price and sequence (found where it ranks). */
-  remove(order: RestingOrder): boolean {
+  remove(order: Ranked): boolean {
     const side = order.side === 'buy' ? this.buys : this.sells;
     // Nothing outranks an order of the same price and sequence but itself: it sits just before.
     const index = this.insertionIndex(side, order) - 1;
@@ -93,7 +96,7 @@ export class OrderBook<T extends RestingOrder = RestingOrder> {
   }
 
   /** The place after every order that comes before `order` in priority and before every later one. */
-  private insertionIndex(side: T[], order: RestingOrder): number {
+  private insertionIndex(side: T[], order: Ranked): number {
     let low = 0;
     let high = side.length;
     while (low < high) {
@@ -106,7 +109,7 @@ export class OrderBook<T extends RestingOrder = RestingOrder> {
 }
 
 /** `a` is matched before `b`: a better price, or the same price and earlier. */
-function outranks(a: RestingOrder, b: RestingOrder): boolean {
+function outranks(a: Ranked, b: Ranked): boolean {
   const byPrice = a.price.cmp(b.price);
   if (byPrice !== 0) return a.side === 'buy' ? byPrice > 0 : byPrice < 0;
   return a.sequence < b.sequence;

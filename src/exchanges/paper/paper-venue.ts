@@ -218,7 +218,7 @@ export class PaperVenue {
   /** Takes an open limit order off its book (a cancellation, an account dropped). */
   unrest(order: ExchangeOrder): void {
     if (order.price === null) return;
-    this.books.get(order.pair)?.remove({ id: order.id, sequence: orderSequence(order.id), side: order.side, price: order.price, remaining: ZERO });
+    this.books.get(order.pair)?.remove({ id: order.id, sequence: orderSequence(order.id), side: order.side, price: order.price });
   }
 
   /** Applies one market event and returns the order updates (fills) it caused, in order. */
