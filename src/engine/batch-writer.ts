@@ -160,13 +160,16 @@ export class BatchWriter {
     }));
     const log = this.deferred?.take(this.dirty, at, now, () => this.nextId());
     const batch: EngineBatch = {
-      automations: [...this.dirty.values()].map(({ automation, kind }) => ({
-        id: automation.id,
-        running: kind.isRunning(automation.state),
-        ...this.encode(automation, kind),
-        updatedAt: automation.updatedAt,
-        ...(log ? { tickSeq: log.tickSeq } : {}),
-      })),
+      automations: [...this.dirty.values()].map(({ automation, kind }) => {
+        const running = kind.isRunning(automation.state);
+        return {
+          id: automation.id,
+          running,
+          ...this.encode(automation, kind, running),
+          updatedAt: automation.updatedAt,
+          ...(log ? { tickSeq: log.tickSeq } : {}),
+        };
+      }),
       events: this.events,
       orders: [...this.orders],
       records: [...this.records].map(([automationId, { kind, records }]) => ({ kind, automationId, records })),
@@ -184,7 +187,14 @@ export class BatchWriter {
     this.orders = new Set();
     const placed = this.placed;
     this.placed = [];
-    const refused = await this.batches.save(batch);
+    let refused: Map<number, unknown>;
+    try {
+      refused = await this.batches.save(batch);
+    } catch (error) {
+      // Whether any of it was stored is unknown: the next changes must not build on it.
+      for (const change of batch.automations) this.snapshots.forget(change.id);
+      throw error;
+    }
     for (const change of batch.automations) {
       if (!change.running || refused.has(change.id)) this.snapshots.forget(change.id);
     }
@@ -199,13 +209,13 @@ export class BatchWriter {
   }
 
   /** A state as the store takes it: see `EngineStore.inProcess`. Steps never change a state they were given. */
-  private encode(automation: Automation<unknown>, kind: AnyAutomationKind): { state: unknown } | { changes: PackedChanges } | { encode: () => unknown } {
+  private encode(automation: Automation<unknown>, kind: AnyAutomationKind, running: boolean): { state: unknown } | { changes: PackedChanges } | { encode: () => unknown } {
     const timers = this.timers.of(automation.id);
     if (this.store.inProcess) {
       const state = automation.state;
       return { encode: () => ({ v: kind.toJson(state), timers }) };
     }
-    return this.snapshots.encode(automation.id, automation.state, timers, kind);
+    return this.snapshots.encode(automation.id, automation.state, timers, kind, running);
   }
 
   /** Stores a batch of the engine's own (a quarantine), retrying while storage is unreachable. */

@@ -66,7 +66,9 @@ export interface NewAutomation {
 
 /**
  * An automation's new state: whole (stored as its new snapshot), or only what changed since the
- * snapshot last stored (state-changes.ts). The store keeps both and reads them back as one state.
+ * state last stored (state-changes.ts), logged after the snapshot. The store reads back the
+ * snapshot with every change logged after it applied in order. A change of `running` comes with
+ * the whole state: the store keeps that flag with the snapshot.
  */
 export type AutomationChange = {
   id: number;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { encodeState } from '../domain/smart-trade/state-codec.ts';
 import { dec } from '../shared/decimal.ts';
-import { applyChanges, diffJson, diffParts, packChanges, type StateChange, StateSnapshots } from './state-changes.ts';
+import { applyChanges, applyLog, diffJson, diffParts, type PackedChanges, packChanges, type StateChange, StateSnapshots } from './state-changes.ts';
 
 const gridLike = (lines: number, changed = -1) => ({
   v: {
@@ -20,7 +20,7 @@ const partsKind = {
   changesBetween: (base: unknown, next: unknown, path: Array<string | number>, out: StateChange[]) => diffParts(base, next, path, out, encodeState),
 };
 const encodeWhole = (snapshots: StateSnapshots, state: { v: unknown; timers: unknown }) =>
-  snapshots.encode(1, state.v, state.timers, jsonKind);
+  snapshots.encode(1, state.v, state.timers, jsonKind, true);
 /** JSON as stored: what survives a round through text. */
 const stored = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
@@ -58,20 +58,22 @@ describe('state changes', () => {
     );
   });
 
-  it('stores states kept as they are, as their snapshot and the changes since it', () => {
-    fc.assert(
-      fc.property(fc.array(stateArbitrary, { minLength: 1, maxLength: 6 }), (states) => {
-        const byParts = new StateSnapshots();
-        let snapshot: unknown;
-        for (const state of states) {
-          const written = byParts.encode(1, state, [], partsKind);
-          if ('state' in written) snapshot = stored(written.state);
-          const whole = stored({ v: encodeState(state), timers: [] });
-          const rebuilt = 'state' in written ? snapshot : applyChanges(snapshot, stored(written.changes) as never);
-          assert.deepEqual(stored(rebuilt), whole);
-        }
-      }),
-    );
+  it('stores states as a snapshot and the log of changes after it, for both kinds of encoding', () => {
+    for (const kind of [partsKind, { toJson: encodeState }]) {
+      fc.assert(
+        fc.property(fc.array(stateArbitrary, { minLength: 1, maxLength: 8 }), (states) => {
+          const snapshots = new StateSnapshots();
+          let snapshot: unknown;
+          let log: PackedChanges[] = [];
+          for (const state of states) {
+            const written = snapshots.encode(1, state, [], kind, true);
+            if ('state' in written) [snapshot, log] = [stored(written.state), []];
+            else log.push(stored(written.changes) as PackedChanges);
+            assert.deepEqual(stored(applyLog(snapshot, null, log)), stored({ v: encodeState(state), timers: [] }));
+          }
+        }),
+      );
+    }
   });
 
   it('gives back the next state from the snapshot and the diff, for any two JSON values', () => {
@@ -120,10 +122,22 @@ describe('state changes', () => {
     assert.deepEqual(diffJson({ a: 1, b: [1, 2] }, { b: [1, 2, 3], c: null }), [[['b'], [1, 2, 3]], [['c'], null], [['a']]]);
   });
 
-  it('stores a first state whole, then its changes until they grow past a quarter of it', () => {
+  it('stores a first state whole, then what each changed until the changes add up to its size', () => {
     const snapshots = new StateSnapshots();
     assert.ok('state' in encodeWhole(snapshots, gridLike(100)));
     assert.deepEqual(encodeWhole(snapshots, gridLike(100, 3)), { changes: { t: { v: { lines: { 3: { 3: [2] } } } } } });
+    // Each change is against the state stored before it, not against the snapshot.
+    assert.deepEqual(encodeWhole(snapshots, gridLike(100, 4)), { changes: { t: { v: { lines: { 3: { 3: [1] }, 4: { 3: [2] } } } } } });
+    let logged = JSON.stringify({ t: { v: { lines: { 3: { 3: [2] } } } } }).length + JSON.stringify({ t: { v: { lines: { 3: { 3: [1] }, 4: { 3: [2] } } } } }).length;
+    for (let index = 0; ; index += 1) {
+      const written = encodeWhole(snapshots, gridLike(100, index % 100));
+      if (!('changes' in written)) break;
+      logged += JSON.stringify(written.changes).length;
+    }
+    const size = JSON.stringify(gridLike(100)).length;
+    assert.ok(logged <= size && logged > size * 0.95, `${logged} of ${size} characters logged`);
+    assert.ok('changes' in encodeWhole(snapshots, gridLike(100, 7)));
+    assert.ok('state' in snapshots.encode(1, gridLike(100, 7).v, [], jsonKind, false), 'a change of running is stored whole');
     const rebuilt = gridLike(100);
     rebuilt.v.config = { pair: 'USDT_ETH', upperPrice: '4000', lowerPrice: '3000' };
     rebuilt.v.lines = rebuilt.v.lines.map((line) => line.map((value) => (typeof value === 'string' ? `${value}.5` : value)));

@@ -1,9 +1,9 @@
 /**
- * An automation's stored state as a snapshot plus the changes since it. A grid bot's state is
+ * An automation's stored state as a snapshot plus a log of changes after it. A grid bot's state is
  * mostly its line plan and settings, and a fill moves one or two lines: rewriting the whole state
- * on every fill made it the largest write of the engine. The changes are paths into the snapshot's
- * JSON with their new values; they replace each other (they are not a log), so they stay as small
- * as what differs from the snapshot, and a new snapshot is written once they grow past a part of it.
+ * on every fill made it the largest write of the engine. Each batch logs what it changed since the
+ * state the batch before stored (paths into the state's JSON with their new values), and a new
+ * snapshot is written once the changes logged since the last one add up to its size.
  */
 
 /** `[path, value]` sets the value at the path; `[path]` removes the key at the path. */
@@ -20,8 +20,11 @@ export interface PackedChanges {
 
 type PackedNode = { [key: string]: PackedNode } | [unknown?];
 
-/** Changes that grow past this part of their snapshot's size are replaced by a new snapshot. */
-const SNAPSHOT_FRACTION = 0.25;
+/**
+ * Changes logged since a snapshot that add up past this part of its size are replaced by a new
+ * snapshot. Reading a state applies them all, so this also bounds what a read applies.
+ */
+const LOG_FRACTION = 1;
 
 /** What differs between two JSON values, down to the leaves of objects and of same-length arrays. */
 export function diffJson(base: unknown, next: unknown): StateChange[] {
@@ -77,6 +80,15 @@ export function applyChanges(snapshot: unknown, changes: PackedChanges | readonl
   return result;
 }
 
+/** The snapshot with its own changes and then each logged change applied in order, as a new value. */
+export function applyLog(snapshot: unknown, changes: PackedChanges | readonly StateChange[] | null | undefined, logged: readonly PackedChanges[]): unknown {
+  let state = applyChanges(snapshot, changes);
+  if (logged.length === 0) return state;
+  if (state === snapshot) state = structuredClone(snapshot);
+  for (const { t } of logged) state = applyTree(state, t);
+  return state;
+}
+
 function applyTree(target: unknown, node: PackedNode): unknown {
   if (Array.isArray(node)) return node[0];
   const parent = target as Record<string, unknown>;
@@ -100,51 +112,63 @@ export interface StateEncoding {
   changesBetween?(base: unknown, next: unknown, path: Array<string | number>, out: StateChange[]): void;
 }
 
-/** The snapshot last stored for an automation. */
-type Snapshot =
+/** The state last stored for an automation, with what the log holds since its snapshot. */
+type Stored = (
   /** As its JSON text, parsed again for each diff. */
   | { json: string }
-  /** As the state itself (a kind with `changesBetween`), with its timers' JSON and its text's length. */
-  | { state: unknown; timers: unknown; size: number };
+  /** As the state itself (a kind with `changesBetween`), with its timers' JSON. */
+  | { state: unknown; timers: unknown }
+) & {
+  running: boolean;
+  /** The length of the snapshot's text. */
+  size: number;
+  /** The length of the changes logged since the snapshot. */
+  logged: number;
+};
 
 /**
- * Remembers the snapshot last stored for each automation, to store only the changes since it.
- * It knows only what it stored itself: after a restart, a refusal or a quarantine, the next state
- * of an automation is stored whole.
+ * Remembers the state last stored for each automation, to store only what changed since it. It
+ * knows only what it stored itself: after a restart, a refusal, a failed batch or a quarantine,
+ * the next state of an automation is stored whole. A change of `running` is stored whole too
+ * (the store keeps that flag with the snapshot, where running automations are looked up).
  *
- * A snapshot is kept as its JSON text (several times smaller than the parsed value, and every
+ * A state is kept as its JSON text (several times smaller than the parsed value, and every
  * running automation keeps one), or, for kinds that find changes on their states themselves, as
  * the state itself: steps never change a state they were given and copy only what they change,
- * so that snapshot shares most of its parts with the running state and costs little memory, and
+ * so that state shares most of its parts with the running state and costs little memory, and
  * the diff skips every part a step kept instead of encoding and parsing the whole state each time.
  */
 export class StateSnapshots {
-  private readonly stored = new Map<number, Snapshot>();
+  private readonly stored = new Map<number, Stored>();
 
   /**
-   * What to store for this state: the whole state (a new snapshot) or the changes since the last.
-   * `timers` is JSON made for this call (it is kept).
+   * What to store for this state: the whole state (a new snapshot) or the changes since the state
+   * last stored. `timers` is JSON made for this call (it is kept).
    */
-  encode(id: number, state: unknown, timers: unknown, kind: StateEncoding): { state: unknown } | { changes: PackedChanges } {
+  encode(id: number, state: unknown, timers: unknown, kind: StateEncoding, running: boolean): { state: unknown } | { changes: PackedChanges } {
     const last = this.stored.get(id);
-    if (last !== undefined) {
-      let diff: StateChange[];
-      let size: number;
+    if (last !== undefined && last.running === running) {
+      const diff: StateChange[] = [];
+      let json: string | undefined;
       if ('json' in last) {
-        diff = diffJson(JSON.parse(last.json), { v: kind.toJson(state), timers });
-        size = last.json.length;
+        const whole = { v: kind.toJson(state), timers };
+        diffInto(JSON.parse(last.json), whole, [], diff);
+        json = JSON.stringify(whole);
       } else {
-        diff = [];
         kind.changesBetween!(last.state, state, ['v'], diff);
         diffInto({ timers: last.timers }, { timers }, [], diff);
-        size = last.size;
       }
       const changes = packChanges(diff);
-      if (JSON.stringify(changes).length <= size * SNAPSHOT_FRACTION) return { changes };
+      const logged = last.logged + JSON.stringify(changes).length;
+      if (logged <= last.size * LOG_FRACTION) {
+        this.stored.set(id, json === undefined ? { state, timers, running, size: last.size, logged } : { json, running, size: last.size, logged });
+        return { changes };
+      }
     }
     const whole = { v: kind.toJson(state), timers };
     const json = JSON.stringify(whole);
-    this.stored.set(id, kind.changesBetween ? { state, timers, size: json.length } : { json });
+    const size = json.length;
+    this.stored.set(id, kind.changesBetween ? { state, timers, running, size, logged: 0 } : { json, running, size, logged: 0 });
     return { state: whole };
   }
 

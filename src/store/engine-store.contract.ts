@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { EngineOrder } from '../engine/automation-kind.ts';
 import type { AutomationChange, EngineStore } from '../engine/engine-store.ts';
-import type { StateChange } from '../engine/state-changes.ts';
+import { type PackedChanges, packChanges } from '../engine/state-changes.ts';
 
 export interface EngineStoreSubject {
   store: EngineStore;
@@ -94,19 +94,34 @@ export function engineStoreContract(name: string, setup: () => Promise<EngineSto
       assert.deepEqual(await subject.recorded(), [{ automationId: bot.id, records: [{ profit: '1.5' }] }]);
     });
 
-    it('reads a state stored as changes as its snapshot with the latest changes applied', async () => {
+    it('reads a state stored as changes as its snapshot with every change logged after it applied in order', async () => {
       const bot = await insert();
-      const saveState = (change: { state: unknown } | { changes: StateChange[] }, minute: number) =>
-        store.save({ ...emptyBatch, automations: [{ id: bot.id, running: true, ...change, updatedAt: at(minute) } as AutomationChange] });
-      await saveState({ state: { v: { lines: [[1, 'a'], [2, 'b']], n: 1 } } }, 1);
-      await saveState({ changes: [[['v', 'lines', 0, 1], 'x']] }, 2);
-      // Changes replace the earlier ones: each is everything that differs from the snapshot.
-      await saveState({ changes: [[['v', 'lines', 1, 1], 'y'], [['v', 'n']], [['v', 'added'], true]] }, 3);
+      const other = await insert();
+      const saveState = (change: { state: unknown } | { changes: PackedChanges }, minute: number, events: string[] = []) =>
+        store.save({
+          ...emptyBatch,
+          automations: [{ id: bot.id, running: true, ...change, updatedAt: at(minute) } as AutomationChange],
+          events: events.map((message) => ({ automationId: bot.id, message, at: at(minute) })),
+        });
+      const running = async () => (await store.loadRunning()).automations.find((a) => a.id === bot.id)?.state;
+      await saveState({ state: { v: { lines: [[1, 'a'], [2, 'b']], n: 1 } } }, 1, ['made']);
+      await saveState({ changes: packChanges([[['v', 'lines', 0, 1], 'x']]) }, 2, ['moved']);
+      await store.save({ ...emptyBatch, automations: [{ id: other.id, running: true, changes: packChanges([[['v', 'n'], 9]]), updatedAt: at(2) }] });
+      await saveState({ changes: packChanges([[['v', 'lines', 0, 1], 'z'], [['v', 'lines', 1, 1], 'y'], [['v', 'n']], [['v', 'added'], true]]) }, 3);
+      const expected = { v: { lines: [[1, 'z'], [2, 'y']], added: true } };
       const read = await store.get('grid_bot', bot.id);
-      assert.deepEqual(read?.state, { v: { lines: [[1, 'a'], [2, 'y']], added: true } });
+      assert.deepEqual(read?.state, expected);
       assert.equal(read?.updatedAt.getTime(), at(3).getTime());
-      await saveState({ state: { v: { n: 5 } } }, 4);
-      assert.deepEqual((await store.loadRunning()).automations.find((a) => a.id === bot.id)?.state, { v: { n: 5 } });
+      assert.deepEqual(await running(), expected);
+      assert.deepEqual((await store.list('grid_bot', { accountId: bot.accountId })).find((a) => a.id === bot.id)?.state, expected);
+      assert.deepEqual((await store.get('grid_bot', other.id))?.state, { v: { n: 9, text: 'a' } });
+      // A new snapshot takes the place of the changes before it; those after it apply to it.
+      await saveState({ state: { v: { n: 5 } } }, 4, ['stopped']);
+      assert.deepEqual(await running(), { v: { n: 5 } });
+      await saveState({ changes: packChanges([[['v', 'n'], 6]]) }, 5);
+      assert.deepEqual(await running(), { v: { n: 6 } });
+      assert.equal((await store.get('grid_bot', bot.id))?.updatedAt.getTime(), at(5).getTime());
+      assert.deepEqual((await store.events(bot.id, { limit: 10, offset: 0 })).map((e) => e.message), ['made', 'moved', 'stopped']);
     });
 
     it('pages the events of several batches in the order they were logged', async () => {

@@ -14,7 +14,7 @@ import type {
   RecordWriter,
   StoredAutomation,
 } from '../engine/engine-store.ts';
-import { applyChanges } from '../engine/state-changes.ts';
+import { applyLog, type PackedChanges } from '../engine/state-changes.ts';
 import type { Database } from './database.ts';
 import { columns } from './unnest.ts';
 
@@ -26,6 +26,8 @@ interface AutomationRow {
   running: boolean;
   state: string;
   changes: string | null;
+  /** The changes logged after the snapshot, in order (migration 0081). */
+  logged: string[] | null;
   created_at: Date;
   updated_at: Date;
   tick_seq: string;
@@ -56,7 +58,14 @@ interface OrderRow {
   updated_at: Date;
 }
 
-const AUTOMATION_COLUMNS = 'id, kind, user_id, account_id, running, state, changes, created_at, updated_at, tick_seq';
+const AUTOMATION_COLUMNS = 'id, kind, user_id, account_id, running, state, changes, NULL::text[] AS logged, created_at, updated_at, tick_seq';
+/** Automations (`a`) as stored: the snapshot's row with the changes logged after it, and their time and tick position. */
+const STORED_AUTOMATIONS = `SELECT a.id, a.kind, a.user_id, a.account_id, a.running, a.state, a.changes, l.logged, a.created_at,
+    greatest(a.updated_at, l.updated_at) AS updated_at, greatest(a.tick_seq, l.tick_seq) AS tick_seq
+  FROM automations a LEFT JOIN LATERAL (
+    SELECT array_agg(e.changes ORDER BY e.id) AS logged, max(e.created_at) AS updated_at, max(e.tick_seq) AS tick_seq
+    FROM automation_events e WHERE e.automation_id = a.id AND e.id > a.log_after AND e.changes IS NOT NULL
+  ) l ON true`;
 const ORDER_COLUMNS = `id, automation_id, order_key, client_order_id, account_id, pair, role, side, order_type,
   time_in_force, price::text, amount::text, filled::text, filled_total::text, fee::text, status, cancel_requested,
   exchange_order_id, fee_currency, filled_at, created_at, updated_at`;
@@ -88,28 +97,6 @@ export class SqlEngineRepository implements EngineStore {
     await this.db.transaction(async (tx) => {
       await batch.position?.(tx);
       await this.guard?.(tx, batch);
-      if (batch.automations.length > 0) {
-        // A state given whole replaces the snapshot and clears the changes; changes leave the
-        // snapshot (and its out-of-line storage) untouched.
-        await tx.write(
-          `UPDATE automations a SET running = c.running, state = coalesce(c.state, a.state), changes = c.changes,
-             updated_at = c.updated_at, tick_seq = coalesce(c.tick_seq, a.tick_seq)
-           FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::text[], $5::timestamptz[], $6::bigint[])
-             AS c (id, running, state, changes, updated_at, tick_seq)
-           WHERE a.id = c.id`,
-          columns(
-            batch.automations.map((a) => [
-              a.id,
-              a.running,
-              a.encode ? JSON.stringify(a.encode()) : a.state === undefined ? null : JSON.stringify(a.state),
-              a.changes === undefined ? null : JSON.stringify(a.changes),
-              a.updatedAt,
-              a.tickSeq ?? null,
-            ]),
-            6,
-          ),
-        );
-      }
       if (batch.orders.length > 0) {
         // Updated where stored and inserted where not: an upsert would lock each stored row before
         // updating it, a WAL record of its own per order.
@@ -141,21 +128,44 @@ export class SqlEngineRepository implements EngineStore {
           ),
         );
       }
-      if (batch.events.length > 0) {
+      const logged = logRows(batch);
+      if (logged.length > 0) {
         // Each row's messages are a slice of one array of all the batch's messages.
-        const rows = eventRows(batch.events);
         let first = 1;
         await tx.write(
-          `INSERT INTO automation_events (automation_id, messages, created_at)
-           SELECT e.automation_id, ($5::text[])[e.first:e.last], e.created_at
-           FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[]) AS e (automation_id, first, last, created_at)`,
+          `INSERT INTO automation_events (automation_id, messages, created_at, changes, tick_seq)
+           SELECT e.automation_id, coalesce(($7::text[])[e.first:e.last], '{}'), e.created_at, e.changes, e.tick_seq
+           FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[], $5::text[], $6::bigint[])
+             AS e (automation_id, first, last, created_at, changes, tick_seq)`,
           [
             ...columns(
-              rows.map((row) => [row.automationId, first, (first += row.messages.length) - 1, row.at]),
-              4,
+              logged.map((row) => [row.automationId, first, (first += row.messages.length) - 1, row.at, row.changes, row.tickSeq]),
+              6,
             ),
-            rows.flatMap((row) => row.messages),
+            logged.flatMap((row) => row.messages),
           ],
+        );
+      }
+      const snapshots = batch.automations.filter((a) => a.changes === undefined);
+      if (snapshots.length > 0) {
+        // A new snapshot includes every change logged before it, this batch's rows included.
+        await tx.write(
+          `UPDATE automations a SET running = c.running, state = c.state, changes = NULL, updated_at = c.updated_at,
+             tick_seq = coalesce(c.tick_seq, a.tick_seq),
+             log_after = coalesce((SELECT max(e.id) FROM automation_events e WHERE e.automation_id = a.id), 0)
+           FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::timestamptz[], $5::bigint[])
+             AS c (id, running, state, updated_at, tick_seq)
+           WHERE a.id = c.id`,
+          columns(
+            snapshots.map((a) => [
+              a.id,
+              a.running,
+              JSON.stringify(a.encode ? a.encode() : a.state),
+              a.updatedAt,
+              a.tickSeq ?? null,
+            ]),
+            5,
+          ),
         );
       }
       for (const write of batch.companion ?? []) await write(tx);
@@ -181,7 +191,7 @@ export class SqlEngineRepository implements EngineStore {
   async loadRunning(accountIds?: readonly number[]): Promise<{ automations: StoredAutomation[]; liveOrders: EngineOrder[] }> {
     const only = accountIds === undefined ? null : [...accountIds];
     const automations = await this.db.query<AutomationRow>(
-      `SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE running AND ($1::bigint[] IS NULL OR account_id = ANY($1)) ORDER BY id`,
+      `${STORED_AUTOMATIONS} WHERE a.running AND ($1::bigint[] IS NULL OR a.account_id = ANY($1)) ORDER BY a.id`,
       [only],
     );
     const orders = await this.db.query<OrderRow>(
@@ -204,7 +214,7 @@ export class SqlEngineRepository implements EngineStore {
 
   async get(kind: string, id: number): Promise<StoredAutomation | undefined> {
     const [row] = await this.db.query<AutomationRow>(
-      `SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE id = $1 AND kind = $2`,
+      `${STORED_AUTOMATIONS} WHERE a.id = $1 AND a.kind = $2`,
       [id, kind],
     );
     return row && toAutomation(row);
@@ -212,9 +222,9 @@ export class SqlEngineRepository implements EngineStore {
 
   async list(kind: string, filter: AutomationFilter): Promise<StoredAutomation[]> {
     const rows = await this.db.query<AutomationRow>(
-      `SELECT ${AUTOMATION_COLUMNS} FROM automations
-       WHERE kind = $1 AND ($2::bigint IS NULL OR user_id = $2) AND ($3::bigint IS NULL OR account_id = $3)
-       ORDER BY id`,
+      `${STORED_AUTOMATIONS}
+       WHERE a.kind = $1 AND ($2::bigint IS NULL OR a.user_id = $2) AND ($3::bigint IS NULL OR a.account_id = $3)
+       ORDER BY a.id`,
       [kind, filter.userId ?? null, filter.accountId ?? null],
     );
     return rows.map(toAutomation);
@@ -250,14 +260,33 @@ export class SqlEngineRepository implements EngineStore {
   }
 }
 
-/** The events of one automation at one time, in the order logged, become one row. */
-export function eventRows(events: EngineBatch['events']): Array<{ automationId: number; at: Date; messages: string[] }> {
-  const rows = new Map<string, { automationId: number; at: Date; messages: string[] }>();
-  for (const event of events) {
-    const key = `${event.automationId} ${event.at.getTime()}`;
+interface LogRow {
+  automationId: number;
+  at: Date;
+  messages: string[];
+  changes: string | null;
+  tickSeq: number | null;
+}
+
+/**
+ * The events of one automation at one time, in the order logged, become one row; the changes of
+ * an automation's state stored as changes go into the row of its time (`updatedAt`), a row of
+ * their own when it logged nothing then.
+ */
+export function logRows(batch: Pick<EngineBatch, 'events' | 'automations'>): LogRow[] {
+  const rows = new Map<string, LogRow>();
+  const rowOf = (automationId: number, at: Date) => {
+    const key = `${automationId} ${at.getTime()}`;
     let row = rows.get(key);
-    if (!row) rows.set(key, (row = { automationId: event.automationId, at: event.at, messages: [] }));
-    row.messages.push(event.message);
+    if (!row) rows.set(key, (row = { automationId, at, messages: [], changes: null, tickSeq: null }));
+    return row;
+  };
+  for (const event of batch.events) rowOf(event.automationId, event.at).messages.push(event.message);
+  for (const change of batch.automations) {
+    if (change.changes === undefined) continue;
+    const row = rowOf(change.id, change.updatedAt);
+    row.changes = JSON.stringify(change.changes);
+    row.tickSeq = change.tickSeq ?? null;
   }
   return [...rows.values()];
 }
@@ -269,7 +298,11 @@ function toAutomation(row: AutomationRow): StoredAutomation {
     userId: Number(row.user_id),
     accountId: Number(row.account_id),
     running: row.running,
-    state: applyChanges(JSON.parse(row.state), row.changes === null ? null : JSON.parse(row.changes)),
+    state: applyLog(
+      JSON.parse(row.state),
+      row.changes === null ? null : JSON.parse(row.changes),
+      (row.logged ?? []).map((changes) => JSON.parse(changes) as PackedChanges),
+    ),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     tickSeq: Number(row.tick_seq),

@@ -1,8 +1,7 @@
 /**
  * The engine's store port in memory, for backtests: nothing outlives the process. It behaves as
- * the SQL store does (the shared contract test runs against both): states (snapshots and their
- * changes) go through JSON, the
- * journal upserts by id keeping a row's fixed fields, removing an automation drops its history.
+ * the SQL store does (the shared contract test runs against both): states (snapshots and the
+ * changes logged after them) go through JSON, the journal upserts by id keeping a row's fixed fields, removing an automation drops its history.
  * A kind's records go to a sink given by constructor instead of an SQL record writer.
  */
 import type { EngineOrder, StoredEvent } from '../../engine/automation-kind.ts';
@@ -14,7 +13,7 @@ import type {
   NewAutomation,
   StoredAutomation,
 } from '../../engine/engine-store.ts';
-import { applyChanges } from '../../engine/state-changes.ts';
+import { applyLog, type PackedChanges } from '../../engine/state-changes.ts';
 
 /** Keeps one kind's records of a batch (grid profits, deal snapshots). */
 export type RecordSink = (batch: KindRecords) => void;
@@ -22,7 +21,8 @@ export type RecordSink = (batch: KindRecords) => void;
 interface Row extends Omit<StoredAutomation, 'state'> {
   /** JSON text, or the engine's encoder of a state it no longer changes (made when read). */
   state: string | (() => unknown);
-  changes: string | null;
+  /** The changes stored after the snapshot, in order, as JSON text. */
+  changes: string[];
 }
 
 const LIVE_STATUSES: ReadonlySet<EngineOrder['status']> = new Set(['pending', 'open']);
@@ -49,7 +49,7 @@ export class MemoryEngineStore implements EngineStore {
       accountId: automation.accountId,
       running: automation.running,
       state: JSON.stringify(automation.state),
-      changes: null,
+      changes: [],
       createdAt: automation.at,
       updatedAt: automation.at,
     };
@@ -67,9 +67,11 @@ export class MemoryEngineStore implements EngineStore {
       const row = this.automations.get(change.id);
       if (!row) continue;
       row.running = change.running;
-      if (change.encode) row.state = change.encode;
-      else if (change.state !== undefined) row.state = JSON.stringify(change.state);
-      row.changes = change.changes === undefined ? null : JSON.stringify(change.changes);
+      if (change.changes !== undefined) row.changes.push(JSON.stringify(change.changes));
+      else {
+        row.state = change.encode ?? JSON.stringify(change.state);
+        row.changes = [];
+      }
       row.updatedAt = change.updatedAt;
     }
     for (const order of batch.orders) {
@@ -148,7 +150,7 @@ function updateChangeable(row: EngineOrder, order: EngineOrder): void {
 
 function toStored({ changes, ...row }: Row): StoredAutomation {
   const snapshot = typeof row.state === 'string' ? JSON.parse(row.state) : row.state();
-  return { ...row, state: applyChanges(snapshot, changes === null ? null : JSON.parse(changes)) };
+  return { ...row, state: applyLog(snapshot, null, changes.map((text) => JSON.parse(text) as PackedChanges)) };
 }
 
 /**
