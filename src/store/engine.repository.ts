@@ -134,7 +134,7 @@ export class SqlEngineRepository implements EngineStore {
         let first = 1;
         await tx.write(
           `INSERT INTO automation_events (automation_id, messages, created_at, changes, tick_seq)
-           SELECT e.automation_id, coalesce(($7::text[])[e.first:e.last], '{}'), e.created_at, e.changes, e.tick_seq
+           SELECT e.automation_id, CASE WHEN e.last >= e.first THEN ($7::text[])[e.first:e.last] END, e.created_at, e.changes, e.tick_seq
            FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[], $5::text[], $6::bigint[])
              AS e (automation_id, first, last, created_at, changes, tick_seq)`,
           [

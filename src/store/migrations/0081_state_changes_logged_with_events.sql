@@ -5,5 +5,6 @@
 -- snapshot's row is written only when a snapshot is, and `log_after` names the last event row the
 -- snapshot includes: the state is the snapshot, its `changes`, then the changes of the later rows
 -- in order. `tick_seq` is the engine's tick-log position as of that batch (as `automations.tick_seq`).
-ALTER TABLE automation_events ADD COLUMN changes text, ADD COLUMN tick_seq bigint;
+-- A row of changes alone has no messages (NULL: an empty array would cost 16 bytes a row).
+ALTER TABLE automation_events ADD COLUMN changes text, ADD COLUMN tick_seq bigint, ALTER COLUMN messages DROP NOT NULL;
 ALTER TABLE automations ADD COLUMN log_after bigint NOT NULL DEFAULT 0;
