@@ -1,9 +1,12 @@
-import { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { dec } from '../shared/decimal.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
 import type { Database } from './database.ts';
 import type { KindRecords } from '../engine/engine-store.ts';
 import { engineStoreContract } from './engine-store.contract.ts';
 import { SqlEngineRepository } from './engine.repository.ts';
+import { writeGridProfits } from './grid-bots.repository.ts';
 import { MemoryEngineStore } from './memory/memory-engine-store.ts';
 
 // One database for the file, a new user for each test: opening one costs a second or more.
@@ -38,4 +41,38 @@ engineStoreContract('MemoryEngineStore', async () => {
     accountIds: [1, 2],
     recorded: async () => recorded,
   };
+});
+
+describe('SqlEngineRepository, removing automations', () => {
+  it("removes a deleted user's automations with their journal, events and grid profit rows, and no one else's", async () => {
+    const db = await (database ??= openTestDatabase());
+    const store = new SqlEngineRepository(db);
+    store.registerRecordWriter('grid_bot', writeGridProfits);
+    const owners = await db.query<{ id: number }>(`INSERT INTO users (name) SELECT 'removed-' || gen_random_uuid() FROM generate_series(1, 2) RETURNING id`);
+    const bots: number[] = [];
+    for (const owner of owners) {
+      const [account] = await db.query<{ id: number }>("INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id", [owner.id]);
+      const at = new Date(Date.UTC(2024, 0, 1));
+      const bot = await store.insert({ kind: 'grid_bot', userId: Number(owner.id), accountId: Number(account!.id), running: true, state: { v: {} }, at });
+      const [id] = await store.reserveIds(1);
+      await store.save({
+        automations: [],
+        events: [{ automationId: bot.id, message: 'filled', at }],
+        orders: [{
+          id: id!, automationId: bot.id, key: 'b1', clientOrderId: `tlg${bot.id}xb1`, accountId: Number(account!.id), pair: 'USDT_BTC', role: 'grid',
+          side: 'buy', orderType: 'limit', timeInForce: null, price: '100', amount: '1', filled: '1', filledTotal: '100', fee: '0', status: 'filled',
+          cancelRequested: false, exchangeOrderId: null, feeCurrency: null, filledAt: at, createdAt: at, updatedAt: at,
+        }],
+        records: [{ kind: 'grid_bot', automationId: bot.id, records: [{ lineId: 1, linePrice: dec(100), side: 'sell', orderPlaced: true, profit: dec(1), at }] }],
+      });
+      bots.push(bot.id);
+    }
+    const count = async (table: string, id: number) =>
+      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE automation_id = $1`, [id]))[0]!.n;
+    const history = async (id: number) => [await count('engine_orders', id), await count('automation_events', id), await count('grid_bot_profits', id)];
+    assert.deepEqual(await history(bots[0]!), [1, 1, 1]);
+    await db.query('DELETE FROM users WHERE id = $1', [owners[0]!.id]);
+    assert.deepEqual(await history(bots[0]!), [0, 0, 0]);
+    assert.deepEqual(await history(bots[1]!), [1, 1, 1]);
+  });
 });
