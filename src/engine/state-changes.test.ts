@@ -69,7 +69,7 @@ describe('state changes', () => {
             const written = snapshots.encode(1, state, [], kind, true);
             if ('state' in written) [snapshot, log] = [stored(written.state), []];
             else log.push(stored(written.changes) as PackedChanges);
-            assert.deepEqual(stored(applyLog(snapshot, null, log)), stored({ v: encodeState(state), timers: [] }));
+            assert.deepEqual(stored(applyLog(structuredClone(snapshot), null, log)), stored({ v: encodeState(state), timers: [] }));
           }
         }),
       );

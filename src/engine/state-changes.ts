@@ -80,11 +80,12 @@ export function applyChanges(snapshot: unknown, changes: PackedChanges | readonl
   return result;
 }
 
-/** The snapshot with its own changes and then each logged change applied in order, as a new value. */
+/**
+ * The snapshot with its own changes and then each logged change applied in order. The snapshot
+ * is changed in place: it must be the caller's own (parsed for this read).
+ */
 export function applyLog(snapshot: unknown, changes: PackedChanges | readonly StateChange[] | null | undefined, logged: readonly PackedChanges[]): unknown {
-  let state = applyChanges(snapshot, changes);
-  if (logged.length === 0) return state;
-  if (state === snapshot) state = structuredClone(snapshot);
+  let state = !changes ? snapshot : Array.isArray(changes) ? applyChanges(snapshot, changes) : applyTree(snapshot, (changes as PackedChanges).t);
   for (const { t } of logged) state = applyTree(state, t);
   return state;
 }

@@ -26,8 +26,8 @@ interface AutomationRow {
   running: boolean;
   state: string;
   changes: string | null;
-  /** The changes logged after the snapshot, in order (migration 0081). */
-  logged: string[] | null;
+  /** The changes logged after the snapshot, in order, as one JSON array (migration 0081). */
+  logged: string | null;
   created_at: Date;
   updated_at: Date;
   tick_seq: string;
@@ -58,12 +58,12 @@ interface OrderRow {
   updated_at: Date;
 }
 
-const AUTOMATION_COLUMNS = 'id, kind, user_id, account_id, running, state, changes, NULL::text[] AS logged, created_at, updated_at, tick_seq';
+const AUTOMATION_COLUMNS = 'id, kind, user_id, account_id, running, state, changes, NULL::text AS logged, created_at, updated_at, tick_seq';
 /** Automations (`a`) as stored: the snapshot's row with the changes logged after it, and their time and tick position. */
 const STORED_AUTOMATIONS = `SELECT a.id, a.kind, a.user_id, a.account_id, a.running, a.state, a.changes, l.logged, a.created_at,
     greatest(a.updated_at, l.updated_at) AS updated_at, greatest(a.tick_seq, l.tick_seq) AS tick_seq
   FROM automations a LEFT JOIN LATERAL (
-    SELECT array_agg(e.changes ORDER BY e.id) AS logged, max(e.created_at) AS updated_at, max(e.tick_seq) AS tick_seq
+    SELECT '[' || string_agg(e.changes, ',' ORDER BY e.id) || ']' AS logged, max(e.created_at) AS updated_at, max(e.tick_seq) AS tick_seq
     FROM automation_events e WHERE e.automation_id = a.id AND e.id > a.log_after AND e.changes IS NOT NULL
   ) l ON true`;
 const ORDER_COLUMNS = `id, automation_id, order_key, client_order_id, account_id, pair, role, side, order_type,
@@ -301,7 +301,8 @@ function toAutomation(row: AutomationRow): StoredAutomation {
     state: applyLog(
       JSON.parse(row.state),
       row.changes === null ? null : JSON.parse(row.changes),
-      (row.logged ?? []).map((changes) => JSON.parse(changes) as PackedChanges),
+      // One text parsed at once: as a text array, each element's quotes came escaped.
+      row.logged === null ? [] : (JSON.parse(row.logged) as PackedChanges[]),
     ),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
