@@ -16,7 +16,7 @@ import { newGridBot } from '../src/domain/grid-bot/grid-bot-state.ts';
 import { gridBotKind } from '../src/engine/kinds/grid-bot.kind.ts';
 import { PAPER_MARKETS } from '../src/exchanges/paper/paper-markets.ts';
 import { dec, ZERO } from '../src/shared/decimal.ts';
-import { writeGridProfits } from '../src/store/grid-bots.repository.ts';
+import { gridProfitsLogged } from '../src/store/grid-bots.repository.ts';
 import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
 import type { MarketTick } from '../src/domain/market/market-tick.ts';
 import { MemoryGridProfits } from '../src/store/memory/memory-grid-profits.ts';
@@ -55,7 +55,7 @@ async function run(): Promise<BenchOutcome> {
   let setupMs = 0;
   const loaded = await replay(batches, {
     kinds: [gridBotKind],
-    recordWriters: { [gridBotKind.name]: writeGridProfits },
+    recordWriters: { [gridBotKind.name]: gridProfitsLogged },
     setup: async (world) => {
       const started = Date.now();
       created = await createBots(world);
@@ -69,7 +69,7 @@ async function run(): Promise<BenchOutcome> {
   if (loaded.fills === 0) failures.push('no grid order filled');
   failures.push(...engineErrorFailures(loaded.world));
   const [sums] = await loaded.world.db.query<{ rows: string; total: string | null }>(
-    'SELECT count(*) AS rows, sum(profit)::text AS total FROM grid_bot_profits',
+    'SELECT count(*) AS rows, sum(profit)::text AS total FROM grid_profits',
   );
   const bots = await loaded.world.engine.list(gridBotKind, { userId: loaded.world.userId });
   const reported = bots.reduce((sum, bot) => sum.plus(bot.state.figures.profit), ZERO);

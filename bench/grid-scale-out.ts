@@ -157,7 +157,7 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     const seconds = (performance.now() - t0) / 1000;
     const cpuUsed = cpu && cpuSince(cpu, children.map((child) => child.pid!));
     const fills = await count(db, 'SELECT count(*) FROM paper_trades');
-    const profitRows = await count(db, 'SELECT count(*) FROM grid_bot_profits');
+    const profitRows = await count(db, 'SELECT count(*) FROM grid_profits');
     const ticksPerSecond = ticks.length / seconds;
     console.log(`    ${ticks.length} ticks in ${seconds.toFixed(1)} s: ${Math.round(ticksPerSecond)} ticks/s; ${fills} fills, ${profitRows} profit rows`);
     if (cpuUsed) console.log(describeCpu(cpuUsed));

@@ -25,7 +25,7 @@ import { smartTradeKind } from '../src/engine/kinds/smart-trade.kind.ts';
 import { PAPER_MARKETS } from '../src/exchanges/paper/paper-markets.ts';
 import { roundToStep } from '../src/shared/decimal.ts';
 import { writeDcaRecords } from '../src/store/dca.repository.ts';
-import { writeGridProfits } from '../src/store/grid-bots.repository.ts';
+import { gridProfitsLogged } from '../src/store/grid-bots.repository.ts';
 import { createDcaBots } from './dca-engine.ts';
 import { createBots as createGridBots } from './grid-engine.ts';
 import { createTrades, TRADES } from './smart-trades.ts';
@@ -78,7 +78,7 @@ async function run(settings: BenchSettings): Promise<BenchOutcome> {
     {
       kinds: [gridBotKind, dcaBotKind, smartTradeKind],
       // The SmartTrades' stop-loss and closing records are for notifications, which this run has none of.
-      recordWriters: { [gridBotKind.name]: writeGridProfits, [dcaBotKind.name]: writeDcaRecords, [smartTradeKind.name]: async () => {} },
+      recordWriters: { [gridBotKind.name]: gridProfitsLogged, [dcaBotKind.name]: writeDcaRecords, [smartTradeKind.name]: async () => {} },
       setup: async (setupWorld) => {
         counts.grid = await createGridBots(setupWorld, QUOTE_PER_ORDER);
         counts.dca = await createDcaBots(setupWorld, QUOTE_PER_ORDER);

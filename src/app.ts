@@ -19,7 +19,7 @@ import { smartTradeKind } from './engine/kinds/smart-trade.kind.ts';
 import { GridBotsService } from './services/grid-bots.service.ts';
 import { SmartTradesService } from './services/smart-trades.service.ts';
 import { TradesService } from './services/trades.service.ts';
-import { SqlGridBotsRepository, writeGridProfits } from './store/grid-bots.repository.ts';
+import { gridProfitsLogged, SqlGridBotsRepository } from './store/grid-bots.repository.ts';
 import type { MarketTick } from './domain/market/market-tick.ts';
 import type { OrderUpdate } from './exchanges/exchange.ts';
 import { SqlEngineRepository } from './store/engine.repository.ts';
@@ -172,7 +172,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const writeRecords = (target: Engine) => {
       target.registerRecordWriter(QUARANTINED, outboxHook.quarantineWriter());
       target.registerRecordWriter(smartTradeKind.name, outboxHook.smartTradeWriter());
-      target.registerRecordWriter(gridBotKind.name, bothWriters(writeGridProfits, outboxHook.gridWriter()));
+      target.registerRecordWriter(gridBotKind.name, { ...gridProfitsLogged, write: outboxHook.gridWriter() });
       target.registerRecordWriter(dcaBotKind.name, bothWriters(writeDcaRecords, outboxHook.dcaWriter()));
     };
     // Servers sharing PostgreSQL with the manual feed share its ticks through the tick log.

@@ -19,7 +19,7 @@ import { intraCandlePath } from '../../src/domain/market/candle.ts';
 import type { MarketTick } from '../../src/domain/market/market-tick.ts';
 import type { AnyAutomationKind } from '../../src/engine/automation-kind.ts';
 import { Engine } from '../../src/engine/engine.ts';
-import type { PaperCompanion, RecordWriter } from '../../src/engine/engine-store.ts';
+import type { LoggedRecords, PaperCompanion, RecordWriter } from '../../src/engine/engine-store.ts';
 import { PaperTrading } from '../../src/engine/paper-trading.ts';
 import type { Balance, Exchange } from '../../src/exchanges/exchange.ts';
 import { PAPER_MARKETS } from '../../src/exchanges/paper/paper-markets.ts';
@@ -104,7 +104,7 @@ export interface World {
 
 export interface Scenario {
   kinds: readonly AnyAutomationKind[];
-  recordWriters?: Record<string, RecordWriter>;
+  recordWriters?: Record<string, RecordWriter | LoggedRecords>;
   setup(world: World): Promise<void>;
 }
 

@@ -14,7 +14,7 @@ import { ManualFeed } from '../market-data/manual-feed.ts';
 import { dec, ZERO } from '../shared/decimal.ts';
 import type { Database } from '../store/database.ts';
 import { SqlEngineRepository } from '../store/engine.repository.ts';
-import { writeGridProfits } from '../store/grid-bots.repository.ts';
+import { gridProfitsLogged } from '../store/grid-bots.repository.ts';
 import { SqlPaperRepository } from '../store/paper.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
 import type { EngineBatch } from './engine-store.ts';
@@ -52,7 +52,7 @@ async function startProcess(db: Database, clock: () => Date) {
     logger: { warn: () => {}, error: (object) => assert.fail(JSON.stringify(object)) },
     kinds: [gridBotKind],
   });
-  engine.registerRecordWriter(gridBotKind.name, writeGridProfits);
+  engine.registerRecordWriter(gridBotKind.name, gridProfitsLogged);
   await engine.start();
   await paper.start(() => engine.settled());
   return { store, paper, engine };

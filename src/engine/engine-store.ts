@@ -14,6 +14,19 @@ export type KindRecords = Array<{ automationId: number; records: unknown[] }>;
 export type RecordWriter = (sql: Sql, batch: KindRecords) => Promise<void>;
 
 /**
+ * Records read only through their automation (a grid's profits), kept in the row that logs the
+ * automation's events and changes of that batch, as a JSON array, instead of rows of their own.
+ */
+export interface LoggedRecords {
+  /** A record as JSON. */
+  log(record: unknown): unknown;
+  /** A record's time: the time of its row when its automation's state did not change with it. */
+  at(record: unknown): Date;
+  /** Writes anything else the records cause (notices), in the batch's transaction. */
+  write?: RecordWriter;
+}
+
+/**
  * The record kind of the engine's own quarantines: when a writer is registered for it, the stop
  * of an automation whose changes storage refused is recorded in the transaction that stores it.
  */
@@ -179,7 +192,7 @@ export interface EngineStore {
   remove(id: number): Promise<void>;
   orders(automationId: number): Promise<EngineOrder[]>;
   events(automationId: number, page: { limit: number; offset: number }): Promise<StoredEvent[]>;
-  registerRecordWriter(kind: string, write: RecordWriter): void;
+  registerRecordWriter(kind: string, write: RecordWriter | LoggedRecords): void;
   /** Reserves `count` new ids (journal numbers, deal ids), unique across processes. */
   reserveIds(count: number): Promise<number[]>;
   /** The logged tick batches after `seq`, oldest first; a store without it logs no ticks. */

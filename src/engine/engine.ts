@@ -27,7 +27,7 @@ import { StorageUnavailableError } from '../shared/errors.ts';
 import { AccountOwnedElsewhereError, LeaseLostError } from './lease-store.ts';
 import { BatchStore, STORE_RETRY_DELAYS_MS, StorageLostError } from './batch-store.ts';
 import { BatchWriter, type PendingCommand, type Send } from './batch-writer.ts';
-import { type AutomationFilter, type BatchPosition, type CommittedBatch, type EngineStore, type PaperCompanion, QUARANTINED, type QuarantineRecord, type RecordWriter, type StoredAutomation } from './engine-store.ts';
+import { type AutomationFilter, type BatchPosition, type CommittedBatch, type EngineStore, type PaperCompanion, QUARANTINED, type QuarantineRecord, type LoggedRecords, type RecordWriter, type StoredAutomation } from './engine-store.ts';
 import { MarketSources } from './market-sources.ts';
 import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
 import { OrderJournal } from './order-journal.ts';
@@ -158,7 +158,7 @@ export class Engine {
     );
   }
 
-  registerRecordWriter(kindName: string, write: RecordWriter): void {
+  registerRecordWriter(kindName: string, write: RecordWriter | LoggedRecords): void {
     this.ports.store.registerRecordWriter(kindName, write);
     this.recordKinds.add(kindName);
   }

@@ -6,7 +6,7 @@ import type { Database } from './database.ts';
 import type { KindRecords } from '../engine/engine-store.ts';
 import { engineStoreContract } from './engine-store.contract.ts';
 import { SqlEngineRepository } from './engine.repository.ts';
-import { writeGridProfits } from './grid-bots.repository.ts';
+import { gridProfitsLogged } from './grid-bots.repository.ts';
 import { MemoryEngineStore } from './memory/memory-engine-store.ts';
 
 // One database for the file, a new user for each test: opening one costs a second or more.
@@ -47,7 +47,7 @@ describe('SqlEngineRepository, removing automations', () => {
   it("removes a deleted user's automations with their journal, events and grid profit rows, and no one else's", async () => {
     const db = await (database ??= openTestDatabase());
     const store = new SqlEngineRepository(db);
-    store.registerRecordWriter('grid_bot', writeGridProfits);
+    store.registerRecordWriter('grid_bot', gridProfitsLogged);
     const owners = await db.query<{ id: number }>(`INSERT INTO users (name) SELECT 'removed-' || gen_random_uuid() FROM generate_series(1, 2) RETURNING id`);
     const bots: number[] = [];
     for (const owner of owners) {
@@ -69,7 +69,7 @@ describe('SqlEngineRepository, removing automations', () => {
     }
     const count = async (table: string, id: number) =>
       (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE automation_id = $1`, [id]))[0]!.n;
-    const history = async (id: number) => [await count('engine_orders', id), await count('automation_events', id), await count('grid_bot_profits', id)];
+    const history = async (id: number) => [await count('engine_orders', id), await count('automation_events', id), await count('grid_profits', id)];
     assert.deepEqual(await history(bots[0]!), [1, 1, 1]);
     await db.query('DELETE FROM users WHERE id = $1', [owners[0]!.id]);
     assert.deepEqual(await history(bots[0]!), [0, 0, 0]);

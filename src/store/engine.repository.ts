@@ -9,6 +9,7 @@ import type {
   EngineBatch,
   EngineStore,
   KindRecords,
+  LoggedRecords,
   LoggedTickBatch,
   NewAutomation,
   RecordWriter,
@@ -71,14 +72,14 @@ const ORDER_COLUMNS = `id, automation_id, order_key, client_order_id, account_id
   exchange_order_id, fee_currency, filled_at, created_at, updated_at`;
 
 export class SqlEngineRepository implements EngineStore {
-  private readonly writers = new Map<string, RecordWriter>();
+  private readonly writers = new Map<string, RecordWriter | LoggedRecords>();
 
   constructor(
     private readonly db: Database,
     private readonly guard?: BatchGuard,
   ) {}
 
-  registerRecordWriter(kind: string, write: RecordWriter): void {
+  registerRecordWriter(kind: string, write: RecordWriter | LoggedRecords): void {
     this.writers.set(kind, write);
   }
 
@@ -128,19 +129,23 @@ export class SqlEngineRepository implements EngineStore {
           ),
         );
       }
-      const logged = logRows(batch);
+      const logged = logRows(batch, (kind) => {
+        const writer = this.writers.get(kind);
+        return writer && typeof writer !== 'function' ? writer : undefined;
+      });
       if (logged.length > 0) {
         // Each row's messages are a slice of one array of all the batch's messages.
         let first = 1;
         await tx.write(
-          `INSERT INTO automation_events (automation_id, messages, created_at, changes, tick_seq)
-           SELECT e.automation_id, CASE WHEN e.last >= e.first THEN ($7::text[])[e.first:e.last] END, e.created_at, e.changes, e.tick_seq
-           FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[], $5::text[], $6::bigint[])
-             AS e (automation_id, first, last, created_at, changes, tick_seq)`,
+          `INSERT INTO automation_events (automation_id, messages, created_at, changes, tick_seq, records)
+           SELECT e.automation_id, CASE WHEN e.last >= e.first THEN ($8::text[])[e.first:e.last] END, e.created_at, e.changes,
+             e.tick_seq, e.records
+           FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[], $5::text[], $6::bigint[], $7::text[])
+             AS e (automation_id, first, last, created_at, changes, tick_seq, records)`,
           [
             ...columns(
-              logged.map((row) => [row.automationId, first, (first += row.messages.length) - 1, row.at, row.changes, row.tickSeq]),
-              6,
+              logged.map((row) => [row.automationId, first, (first += row.messages.length) - 1, row.at, row.changes, row.tickSeq, row.records]),
+              7,
             ),
             logged.flatMap((row) => row.messages),
           ],
@@ -181,9 +186,10 @@ export class SqlEngineRepository implements EngineStore {
         entries.push({ automationId, records });
       }
       for (const [kind, entries] of byKind) {
-        const write = this.writers.get(kind);
-        if (!write) throw new Error(`No record writer for ${kind}`);
-        await write(tx, entries);
+        const writer = this.writers.get(kind);
+        if (!writer) throw new Error(`No record writer for ${kind}`);
+        const write = typeof writer === 'function' ? writer : writer.write;
+        if (write) await write(tx, entries);
       }
     });
   }
@@ -266,27 +272,40 @@ interface LogRow {
   messages: string[];
   changes: string | null;
   tickSeq: number | null;
+  records: string | null;
 }
 
 /**
  * The events of one automation at one time, in the order logged, become one row; the changes of
- * an automation's state stored as changes go into the row of its time (`updatedAt`), a row of
- * their own when it logged nothing then.
+ * an automation's state stored as changes go into the row of its time (`updatedAt`), and so do
+ * its logged records (`loggerOf` the kind's), each a row of its own when nothing else was logged
+ * at that time.
  */
-export function logRows(batch: Pick<EngineBatch, 'events' | 'automations'>): LogRow[] {
+export function logRows(
+  batch: Pick<EngineBatch, 'events' | 'automations' | 'records'>,
+  loggerOf: (kind: string) => LoggedRecords | undefined = () => undefined,
+): LogRow[] {
   const rows = new Map<string, LogRow>();
   const rowOf = (automationId: number, at: Date) => {
     const key = `${automationId} ${at.getTime()}`;
     let row = rows.get(key);
-    if (!row) rows.set(key, (row = { automationId, at, messages: [], changes: null, tickSeq: null }));
+    if (!row) rows.set(key, (row = { automationId, at, messages: [], changes: null, tickSeq: null, records: null }));
     return row;
   };
   for (const event of batch.events) rowOf(event.automationId, event.at).messages.push(event.message);
+  const changedAt = new Map<number, Date>();
   for (const change of batch.automations) {
+    changedAt.set(change.id, change.updatedAt);
     if (change.changes === undefined) continue;
     const row = rowOf(change.id, change.updatedAt);
     row.changes = JSON.stringify(change.changes);
     row.tickSeq = change.tickSeq ?? null;
+  }
+  for (const { kind, automationId, records } of batch.records) {
+    const logger = loggerOf(kind);
+    if (!logger || records.length === 0) continue;
+    const row = rowOf(automationId, changedAt.get(automationId) ?? logger.at(records[records.length - 1]));
+    row.records = JSON.stringify(records.map((record) => logger.log(record)));
   }
   return [...rows.values()];
 }

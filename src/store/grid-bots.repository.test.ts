@@ -4,7 +4,8 @@ import { openTestDatabase } from '../../test/support/database.ts';
 import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
 import { dec } from '../shared/decimal.ts';
 import type { Database } from './database.ts';
-import { SqlGridBotsRepository, writeGridProfits } from './grid-bots.repository.ts';
+import { SqlEngineRepository } from './engine.repository.ts';
+import { gridProfitsLogged, SqlGridBotsRepository } from './grid-bots.repository.ts';
 
 describe(SqlGridBotsRepository.name, () => {
   let db: Database;
@@ -42,16 +43,21 @@ describe(SqlGridBotsRepository.name, () => {
     await db?.close();
   });
 
-  it('writes a batch of rows in one transaction and reads them newest first, exactly', async () => {
-    await db.transaction(async (tx) => {
-      await writeGridProfits(tx, [
+  it('stores the records of a batch with the engine and reads them newest first, exactly', async () => {
+    const engineStore = new SqlEngineRepository(db);
+    engineStore.registerRecordWriter('grid_bot', gridProfitsLogged);
+    await engineStore.save({
+      automations: [],
+      events: [],
+      orders: [],
+      records: [
         {
+          kind: 'grid_bot',
           automationId: botId,
           records: [record(7, '1.47949', '2024-03-01T10:00:00Z'), record(8, '0.000000000000000001', '2024-03-02T10:00:00Z', null)],
         },
-        { automationId: otherBotId, records: [record(1, '5', '2024-03-01T12:00:00Z')] },
-      ]);
-      await writeGridProfits(tx, [{ automationId: botId, records: [] }]);
+        { kind: 'grid_bot', automationId: otherBotId, records: [record(1, '5', '2024-03-01T12:00:00Z')] },
+      ],
     });
     assert.deepEqual(await repository.profits(botId, {}), [
       { lineId: 8, linePrice: '59000.5', side: 'buy', orderPlaced: true, profit: '0.000000000000000001', usdProfit: null, createdAt: new Date('2024-03-02T10:00:00Z') },

@@ -1,13 +1,12 @@
 /**
- * Grid bots' profit rows: written by the engine inside the batch that booked them (the record
- * writer below), read by GET /ver1/grid_bots/:id/profits. Amounts stay exact: numeric in, text out.
+ * Grid bots' profit records: stored by the engine inside the batch that booked them (logged, see
+ * below), read by GET /ver1/grid_bots/:id/profits. Amounts stay exact: decimal text in, text out.
  */
 import type { GridProfitRecord } from '../domain/grid-bot/grid-output.ts';
 import type { GridProfitRow, GridProfitsStore } from '../services/grid-bots.service.ts';
 import { type Decimal, dec } from '../shared/decimal.ts';
-import type { KindRecords } from '../engine/engine-store.ts';
+import type { LoggedRecords } from '../engine/engine-store.ts';
 import type { Sql } from './database.ts';
-import { columns } from './unnest.ts';
 
 interface ProfitRow {
   grid_line_id: string;
@@ -19,27 +18,17 @@ interface ProfitRow {
   created_at: Date;
 }
 
-/** The engine's record writer for the `grid_bot` kind: one statement per batch. */
-export async function writeGridProfits(sql: Sql, batch: KindRecords): Promise<void> {
-  const rows = batch.flatMap(({ automationId, records }) => (records as GridProfitRecord[]).map((record) => [
-    automationId,
-    record.lineId,
-    record.linePrice.toFixed(),
-    record.side,
-    record.orderPlaced,
-    record.profit.toFixed(),
-    record.usdProfit?.toFixed() ?? null,
-    record.at,
-  ]));
-  if (rows.length === 0) return;
-  await sql.write(
-    `INSERT INTO grid_bot_profits (automation_id, grid_line_id, line_price, line_side, line_order_placed, profit,
-       usd_profit, created_at)
-     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::numeric[], $4::text[], $5::boolean[], $6::numeric[],
-       $7::numeric[], $8::timestamptz[])`,
-    columns(rows, 8),
-  );
-}
+/**
+ * How the engine stores the `grid_bot` kind's records: logged with the batch's event row of the
+ * bot (migration 0084), read through the view `grid_profits`.
+ */
+export const gridProfitsLogged: LoggedRecords = {
+  log: (record) => {
+    const { lineId, linePrice, side, orderPlaced, profit, usdProfit, at } = record as GridProfitRecord;
+    return [lineId, linePrice.toFixed(), side, orderPlaced, profit.toFixed(), usdProfit?.toFixed() ?? null, at.toISOString()];
+  },
+  at: (record) => (record as GridProfitRecord).at,
+};
 
 export class SqlGridBotsRepository implements GridProfitsStore {
   constructor(private readonly sql: Sql) {}
@@ -49,9 +38,9 @@ export class SqlGridBotsRepository implements GridProfitsStore {
     const rows = await this.sql.query<ProfitRow>(
       `SELECT grid_line_id::text, line_price::text, line_side, line_order_placed, profit::text, usd_profit::text,
          created_at
-       FROM grid_bot_profits
+       FROM grid_profits
        WHERE automation_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at <= $3)
-       ORDER BY id DESC`,
+       ORDER BY source DESC, id DESC, n DESC`,
       [botId, range.from ?? null, range.to ?? null],
     );
     return rows.map((row) => ({

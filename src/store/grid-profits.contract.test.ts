@@ -2,7 +2,8 @@ import { after } from 'node:test';
 import { openTestDatabase } from '../../test/support/database.ts';
 import type { Database } from './database.ts';
 import { gridProfitsContract } from './grid-profits.contract.ts';
-import { SqlGridBotsRepository, writeGridProfits } from './grid-bots.repository.ts';
+import { SqlEngineRepository } from './engine.repository.ts';
+import { gridProfitsLogged, SqlGridBotsRepository } from './grid-bots.repository.ts';
 import { MemoryGridProfits } from './memory/memory-grid-profits.ts';
 
 // One database for the file, new bots for each test: opening one costs a second or more.
@@ -18,9 +19,12 @@ gridProfitsContract('SqlGridBotsRepository', async () => {
      SELECT 'grid_bot', $1, $2, true, '{}', now(), now() FROM generate_series(1, 2) RETURNING id`,
     [user!.id, account!.id],
   );
+  const engineStore = new SqlEngineRepository(db);
+  engineStore.registerRecordWriter('grid_bot', gridProfitsLogged);
   return {
     store: new SqlGridBotsRepository(db),
-    write: (batch) => db.transaction((tx) => writeGridProfits(tx, batch)),
+    write: (batch) =>
+      engineStore.save({ automations: [], events: [], orders: [], records: batch.map((entry) => ({ kind: 'grid_bot', ...entry })) }),
     botIds: [Number(bots[0]!.id), Number(bots[1]!.id)],
   };
 });

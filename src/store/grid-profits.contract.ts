@@ -1,6 +1,6 @@
 /**
- * The contract of grid bots' profit rows, as the grid kind's records fill them: the SQL store (its
- * record writer) and the in-memory store of backtests (its record sink). A setup gives a store,
+ * The contract of grid bots' profit rows, as the grid kind's records fill them: the SQL store (the
+ * engine's store logging them with its event rows) and the in-memory store of backtests (its record sink). A setup gives a store,
  * the way to write a batch of records, and two new bots (automation ids).
  */
 import assert from 'node:assert/strict';

@@ -251,7 +251,7 @@ export class SqlNotificationsRepository implements NotificationStore {
          WHERE closed_at >= $2::timestamptz AND closed_at < $3::timestamptz AND user_id IN (SELECT user_id FROM users_with_targets)
          GROUP BY user_id, profit_currency),
        bots AS (
-         SELECT p.automation_id, count(*) AS cycles, sum(p.profit) AS profit FROM grid_bot_profits p
+         SELECT p.automation_id, count(*) AS cycles, sum(p.profit) AS profit FROM grid_profits p
          WHERE p.created_at >= $2::timestamptz AND p.created_at < $3::timestamptz
            AND p.automation_id IN (SELECT id FROM automations WHERE user_id IN (SELECT user_id FROM users_with_targets))
          GROUP BY p.automation_id),
