@@ -1,8 +1,9 @@
 /**
  * The engine's store port in memory, for backtests: nothing outlives the process. It behaves as
  * the SQL store does (the shared contract test runs against both): states (snapshots and the
- * changes logged after them) go through JSON, the journal upserts by id keeping a row's fixed fields, removing an automation drops its history.
- * A kind's records go to a sink given by constructor instead of an SQL record writer.
+ * changes logged after them) go through JSON, the journal upserts by id keeping a row's fixed
+ * fields, removing an automation drops its history. A kind's records go to a sink given by
+ * constructor instead of an SQL record writer.
  */
 import type { EngineOrder, StoredEvent } from '../../engine/automation-kind.ts';
 import type {
