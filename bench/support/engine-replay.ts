@@ -123,6 +123,8 @@ export interface ReplayResult {
   setupHeapBytes: number;
   /** Rows and WAL the database wrote during the replay (setup left out). */
   written: Written;
+  /** Batches the engine stored during the replay (those that changed an automation). */
+  storedBatches: number;
   world: World;
   close(): Promise<void>;
 }
@@ -235,10 +237,12 @@ export function engineErrorFailures(world: World, label = ''): string[] {
 
 export async function replay(batches: readonly MarketTick[][], scenario?: Scenario): Promise<ReplayResult> {
   const { world, setupHeapBytes, close } = await openWorld(batches[0]!, scenario);
+  let storedBatches = 0;
+  world.engine.onCommitted(() => void (storedBatches += 1));
   const mark = await markWrites(world.db);
   const timed = await timedReplay(world.paper, world.engine, batches);
   const written = await writtenSince(world.db, mark);
-  return { ...timed, setupHeapBytes, written, world, close };
+  return { ...timed, setupHeapBytes, written, storedBatches, world, close };
 }
 
 /** How much the heap in use (after full collections) grew over `work`. */
