@@ -15,7 +15,7 @@ import type { GridShape } from '../../domain/grid-bot/grid-lines.ts';
 import { usdPairs } from '../../domain/grid-bot/usd-rate.ts';
 import { type Decimal, dec } from '../../shared/decimal.ts';
 import type { AutomationKind } from '../automation-kind.ts';
-import { diffInto } from '../state-changes.ts';
+import { diffInto, type StateChange } from '../state-changes.ts';
 
 type Json = Record<string, unknown>;
 type LineJson = [number, number, string, 0 | 1 | 2, 0 | 1, string, number, string | null, 0 | 1, string[] | null, (0 | 1)?];
@@ -29,10 +29,50 @@ const partialJson = (p: PartialFill | null) => (p === null ? null : [text(p.amou
 const partialOf = (json: string[] | null): PartialFill | null =>
   json === null ? null : { amount: dec(json[0]!), quote: dec(json[1]!), feeBase: dec(json[2]!), feeQuote: dec(json[3]!) };
 
-const lineJson = (l: GridLine): LineJson => [
-  l.id, l.index, text(l.price), SIDES.indexOf(l.side) as 0 | 1 | 2, l.placed ? 1 : 0, text(l.amount), l.order,
-  maybeText(l.cost), l.refused ? 1 : 0, partialJson(l.partial), l.grown ? 1 : 0,
+/**
+ * A part of a stored state: its key, the value it is made from, and how that value is stored (a
+ * function, or the fields of a nested object). The changes between two states are found field by
+ * field, and a field whose value a step kept (the same decimal, the same object) is not encoded.
+ */
+type Field<T> = readonly [key: string | number, value: (from: T) => unknown, json: ((value: never) => unknown) | readonly Field<never>[]];
+
+function encodeFields<T>(fields: readonly Field<T>[], from: T): Json {
+  const json: Json = {};
+  for (const [key, value, encode] of fields) json[key] = typeof encode === 'function' ? encode(value(from) as never) : encodeFields(encode, value(from) as never);
+  return json;
+}
+
+function diffFields<T>(fields: readonly Field<T>[], base: T, next: T, path: Array<string | number>, out: StateChange[]): void {
+  for (const [key, value, encode] of fields) {
+    const before = value(base);
+    const after = value(next);
+    if (before === after) continue;
+    path.push(key);
+    if (typeof encode === 'function') diffInto(encode(before as never), encode(after as never), path, out);
+    else diffFields(encode, before as never, after as never, path, out);
+    path.pop();
+  }
+}
+
+const same = <T>(value: T) => value;
+const flag = (value: boolean) => (value ? 1 : 0);
+
+/** A line's fields, by their place in its stored array. */
+const LINE_FIELDS: readonly Field<GridLine>[] = [
+  [0, (l) => l.id, same],
+  [1, (l) => l.index, same],
+  [2, (l) => l.price, text],
+  [3, (l) => l.side, (side: Side | null) => SIDES.indexOf(side)],
+  [4, (l) => l.placed, flag],
+  [5, (l) => l.amount, text],
+  [6, (l) => l.order, same],
+  [7, (l) => l.cost, maybeText],
+  [8, (l) => l.refused, flag],
+  [9, (l) => l.partial, partialJson],
+  [10, (l) => l.grown, flag],
 ];
+
+const lineJson = (l: GridLine): LineJson => LINE_FIELDS.map(([, value, encode]) => (encode as (value: never) => unknown)(value(l) as never)) as LineJson;
 const lineOf = ([id, index, price, side, placed, amount, order, cost, refused, partial, grown]: LineJson): GridLine => ({
   id, index, price: dec(price), side: SIDES[side]!, placed: placed === 1, amount: dec(amount), order,
   cost: maybeDec(cost), refused: refused === 1, grown: grown === 1, partial: partialOf(partial),
@@ -86,32 +126,34 @@ const DECIMAL_FIGURES = [
   'profit', 'profitUsd', 'profitAtStart', 'boughtVolume', 'soldVolume', 'investmentBase', 'investmentQuote', 'capital', 'flowQuote', 'flowBase',
 ] as const;
 
-function figuresJson(f: GridFigures): Json {
-  return { ...Object.fromEntries(DECIMAL_FIGURES.map((key) => [key, text(f[key])])), profitsCount: f.profitsCount };
-}
+const FIGURE_FIELDS: readonly Field<GridFigures>[] = [
+  ...DECIMAL_FIGURES.map((key): Field<GridFigures> => [key, (f) => f[key], text]),
+  ['profitsCount', (f) => f.profitsCount, same],
+];
 
 function figuresOf(json: Json): GridFigures {
   const decimals = Object.fromEntries(DECIMAL_FIGURES.map((key) => [key, dec(json[key] as string)]));
   return { ...(decimals as Record<(typeof DECIMAL_FIGURES)[number], Decimal>), profitsCount: json.profitsCount as number };
 }
 
-/** The state's JSON beside its settings and lines, which are compared apart (a step seldom changes them). */
-const restJson = (s: GridBotState) => ({
-  status: s.status,
-  nextLineId: s.nextLineId,
-  seq: s.seq,
-  priceStep: text(s.priceStep),
-  startPrice: maybeText(s.startPrice),
-  origin: shapeJson(s.origin),
-  balancing: sideOrderJson(s.balancing),
-  stopOrder: sideOrderJson(s.stopOrder),
-  stop: s.stop,
-  carry: [text(s.carry.base), text(s.carry.value)],
-  reserve: pairJson(s.reserve),
-  ended: [s.trailingUpEnded, s.growDownEnded, s.growUpEnded],
-  error: s.error,
-  figures: figuresJson(s.figures),
-});
+/** The state's fields beside its settings and lines, which are compared apart (a step seldom changes them). */
+const REST_FIELDS: readonly Field<GridBotState>[] = [
+  ['status', (s) => s.status, same],
+  ['nextLineId', (s) => s.nextLineId, same],
+  ['seq', (s) => s.seq, same],
+  ['priceStep', (s) => s.priceStep, text],
+  ['startPrice', (s) => s.startPrice, maybeText],
+  ['origin', (s) => s.origin, shapeJson],
+  ['balancing', (s) => s.balancing, sideOrderJson],
+  ['stopOrder', (s) => s.stopOrder, sideOrderJson],
+  ['stop', (s) => s.stop, same],
+  ['carry', (s) => s.carry, (carry: GridBotState['carry']) => [text(carry.base), text(carry.value)]],
+  ['reserve', (s) => s.reserve, pairJson],
+  // The three flags as one number, so that states that kept them compare equal without encoding.
+  ['ended', (s) => flag(s.trailingUpEnded) + 2 * flag(s.growDownEnded) + 4 * flag(s.growUpEnded), (ended: number) => [(ended & 1) > 0, (ended & 2) > 0, (ended & 4) > 0]],
+  ['error', (s) => s.error, same],
+  ['figures', (s) => s.figures, FIGURE_FIELDS],
+];
 
 export const gridBotKind: AutomationKind<GridBotState, GridBotAction, GridProfitRecord> = {
   name: 'grid_bot',
@@ -121,17 +163,17 @@ export const gridBotKind: AutomationKind<GridBotState, GridBotAction, GridProfit
   isRunning: isEnabled,
   pairs: (state) => [state.config.pair, ...usdPairs(state.config.quote)],
   quarantine: (state, reason) => ({ ...state, status: 'disabled', error: reason }),
-  toJson: (s) => ({ config: configJson(s.config), lines: s.lines.map(lineJson), ...restJson(s) }),
+  toJson: (s) => ({ config: configJson(s.config), lines: s.lines.map(lineJson), ...encodeFields(REST_FIELDS, s) }),
   changesBetween: (base, next, path, out) => {
     if (base.config !== next.config) diffInto(configJson(base.config), configJson(next.config), [...path, 'config'], out);
     if (base.lines.length !== next.lines.length) out.push([[...path, 'lines'], next.lines.map(lineJson)]);
     else {
       for (let index = 0; index < next.lines.length; index += 1) {
         const line = next.lines[index]!;
-        if (base.lines[index] !== line) diffInto(lineJson(base.lines[index]!), lineJson(line), [...path, 'lines', index], out);
+        if (base.lines[index] !== line) diffFields(LINE_FIELDS, base.lines[index]!, line, [...path, 'lines', index], out);
       }
     }
-    diffInto(restJson(base), restJson(next), path, out);
+    diffFields(REST_FIELDS, base, next, path, out);
   },
   fromJson: (raw) => {
     const json = raw as Json;
