@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inlineParams, literal } from './inline-params.ts';
+import fc from 'fast-check';
+import pg from 'pg';
+import { arrayText, inlineParams, literal } from './inline-params.ts';
+
+const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils;
 
 describe(inlineParams.name, () => {
   it('writes each parameter in as a literal, $10 apart from $1', () => {
@@ -31,5 +35,27 @@ describe(literal.name, () => {
 
   it('refuses a NUL character as PostgreSQL does, instead of cutting the statement short', () => {
     assert.throws(() => literal(['fine', 'cut\u0000here']), (error: Error & { code?: string }) => error.code === '22021');
+  });
+});
+
+describe(arrayText.name, () => {
+  it("writes an array of text, numbers, booleans, dates and nulls exactly as the driver does", () => {
+    const element = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('NULL', '"', '\\', '{a,b}', ' ', ''),
+      fc.double(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.date({ noInvalidDate: true }),
+    );
+    fc.assert(fc.property(fc.array(element, { maxLength: 12 }), (values) => assert.equal(arrayText(values), prepareValue(values))));
+  });
+
+  it('leaves other values to the driver', () => {
+    assert.equal(arrayText([[1]]), undefined);
+    assert.equal(arrayText([{ a: 1 }]), undefined);
+    assert.equal(literal([[1, 2], [3, 4]]), ' $tl${{"1","2"},{"3","4"}}$tl$');
   });
 });

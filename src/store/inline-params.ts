@@ -40,13 +40,36 @@ export function inlineParams(text: string, params: readonly unknown[]): string {
 }
 
 export function literal(value: unknown): string {
-  const prepared = prepareValue(value);
+  const prepared = Array.isArray(value) ? (arrayText(value) ?? prepareValue(value)) : prepareValue(value);
   if (prepared === null) return 'NULL';
   if (Buffer.isBuffer(prepared)) return `'\\x${prepared.toString('hex')}'`;
   // A statement's text ends at a NUL: refused here as PostgreSQL refuses it in a parameter.
   if (prepared.includes('\0')) throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
   return quote(prepared);
 }
+
+/**
+ * An array's text exactly as the driver writes it (`arrayString`), for the values an engine batch
+ * carries (text, numbers, booleans, dates, nulls); anything else is left to the driver. The
+ * driver escapes each element in two passes of its own: a tenth of an engine's CPU per stored
+ * batch in the grid benchmark.
+ */
+export function arrayText(values: readonly unknown[]): string | undefined {
+  let text = '{';
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index];
+    if (index > 0) text += ',';
+    if (value === null || value === undefined) text += 'NULL';
+    else if (typeof value === 'string') text += `"${ESCAPED.test(value) ? value.replace(TO_ESCAPE, '\\$&') : value}"`;
+    else if (typeof value === 'number' || typeof value === 'boolean') text += `"${String(value)}"`;
+    else if (value instanceof Date) text += `"${prepareValue(value) as string}"`;
+    else return undefined;
+  }
+  return `${text}}`;
+}
+
+const ESCAPED = /[\\"]/;
+const TO_ESCAPE = /[\\"]/g;
 
 /**
  * A literal PostgreSQL takes as it is: dollar-quoted, so that neither side escapes anything (a
