@@ -7,6 +7,7 @@ import type { KindRecords } from '../engine/engine-store.ts';
 import { engineStoreContract } from './engine-store.contract.ts';
 import { SqlEngineRepository } from './engine.repository.ts';
 import { gridProfitsLogged } from './grid-bots.repository.ts';
+import { packChanges } from '../engine/state-changes.ts';
 import { MemoryEngineStore } from './memory/memory-engine-store.ts';
 
 // One database for the file, a new user for each test: opening one costs a second or more.
@@ -74,5 +75,26 @@ describe('SqlEngineRepository, removing automations', () => {
     await db.query('DELETE FROM users WHERE id = $1', [owners[0]!.id]);
     assert.deepEqual(await history(bots[0]!), [0, 0, 0]);
     assert.deepEqual(await history(bots[1]!), [1, 1, 1]);
+  });
+});
+
+describe('SqlEngineRepository, states stored before their changes were logged', () => {
+  it('reads a state stored with changes of the old form, then the changes logged after it', async () => {
+    const db = await (database ??= openTestDatabase());
+    const store = new SqlEngineRepository(db);
+    const [user] = await db.query<{ id: number }>(`INSERT INTO users (name) VALUES ('old-' || gen_random_uuid()) RETURNING id`);
+    const [account] = await db.query<{ id: number }>("INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id", [user!.id]);
+    const at = new Date(Date.UTC(2024, 0, 1));
+    const bot = await store.insert({ kind: 'grid_bot', userId: Number(user!.id), accountId: Number(account!.id), running: true, state: { v: { a: 1, b: [1, 2] } }, at });
+    // As a batch before migration 0081 left it: everything that differed from the snapshot, in the row.
+    await db.query('UPDATE automations SET changes = $2 WHERE id = $1', [bot.id, JSON.stringify(packChanges([[['v', 'a'], 2], [['v', 'b', 1], 3]]))]);
+    assert.deepEqual((await store.get('grid_bot', bot.id))?.state, { v: { a: 2, b: [1, 3] } });
+    await store.save({
+      automations: [{ id: bot.id, running: true, changes: packChanges([[['v', 'b', 0], 9]]), updatedAt: at }],
+      events: [],
+      orders: [],
+      records: [],
+    });
+    assert.deepEqual((await store.get('grid_bot', bot.id))?.state, { v: { a: 2, b: [9, 3] } });
   });
 });
