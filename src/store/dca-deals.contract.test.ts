@@ -1,4 +1,5 @@
-import { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
 import { openTestDatabase } from '../../test/support/database.ts';
 import type { Database } from './database.ts';
 import { dcaDealsContract } from './dca-deals.contract.ts';
@@ -35,4 +36,17 @@ dcaDealsContract('SqlDcaRepository', async () => {
 dcaDealsContract('MemoryDcaStore', async () => {
   const store = new MemoryDcaStore();
   return { store, write: async (batch) => store.write(batch), userId: 1, accountIds: [1, 2], botIds: [1, 2], dealIdBase: 0 };
+});
+
+describe('SqlDcaRepository, deal log lines stored one to a row before migration 0085', () => {
+  it('reads them in order with the lines stored a batch to a row after them', async () => {
+    const db = await (database ??= openTestDatabase());
+    const dealId = 987_654_321;
+    await db.query("INSERT INTO dca_deal_events (deal_id, message, created_at) VALUES ($1, 'old one', now()), ($1, 'old two', now())", [dealId]);
+    await db.transaction((tx) =>
+      writeDcaRecords(tx, [{ automationId: 1, records: [{ type: 'deal_event', dealId, message: 'new one', at: 0 }, { type: 'deal_event', dealId, message: 'new two', at: 0 }] }]),
+    );
+    const lines = (await new SqlDcaRepository(db).dealEvents(dealId)).map((event) => event.message);
+    assert.deepEqual(lines, ['old one', 'old two', 'new one', 'new two']);
+  });
 });

@@ -61,6 +61,15 @@ export function dcaDealsContract(name: string, setup: () => Promise<DcaStoreSubj
       assert.equal(await store.findDeal(subject.dealIdBase + 99), undefined);
     });
 
+    it("keeps each deal's log lines of one batch in the order logged, beside another deal's", async () => {
+      const line = (k: number, message: string, at = T0): DcaRecord => ({ type: 'deal_event', dealId: subject.dealIdBase + k, message, at });
+      await write([record(deal(3)), record(deal(4)), line(3, 'a'), line(4, 'x'), line(3, 'b'), line(3, 'c', T0 + DAY), line(4, 'y')]);
+      await write([line(3, 'd')]);
+      const log = async (k: number) => (await store.dealEvents(subject.dealIdBase + k)).map((event) => `${event.message}${event.createdAt.getTime() === T0 ? '' : '+'}`);
+      assert.deepEqual(await log(3), ['a', 'b', 'c+', 'd']);
+      assert.deepEqual(await log(4), ['x', 'y']);
+    });
+
     it('lists deals by user, bot, account, period, scope and currency, sorted and paged', async () => {
       await write([record(deal(1)), record(closed(2, 'completed', '3', T0 + 5 * DAY)), record(closed(3, 'cancelled', '0', T0 + 4 * DAY), 0, 1)]);
       await write([record(closed(4, 'completed', '1', T0 + 6 * DAY), 1)], 1);

@@ -31,11 +31,17 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<void> {
   const latest = new Map<number, DealRecord & { botId: number }>();
-  const events: unknown[][] = [];
+  // A deal's messages at one time, in the order logged, become one row.
+  const events = new Map<string, { dealId: number; at: number; messages: string[] }>();
   for (const { automationId, records } of batch) {
     for (const record of records as DcaRecord[]) {
       if (record.type === 'deal') latest.set(record.deal.id, { ...record, botId: automationId });
-      else if (record.type === 'deal_event') events.push([record.dealId, record.message, new Date(record.at)]);
+      else if (record.type === 'deal_event') {
+        const key = `${record.dealId} ${record.at}`;
+        let row = events.get(key);
+        if (!row) events.set(key, (row = { dealId: record.dealId, at: record.at, messages: [] }));
+        row.messages.push(record.message);
+      }
     }
   }
   if (latest.size > 0) {
@@ -59,11 +65,18 @@ export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<voi
       columns(rows, 20),
     );
   }
-  if (events.length > 0) {
+  if (events.size > 0) {
+    // Each row's messages are a slice of one array of all the batch's messages.
+    const rows = [...events.values()];
+    let first = 1;
     await sql.write(
-      `INSERT INTO dca_deal_events (deal_id, message, created_at)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])`,
-      columns(events, 3),
+      `INSERT INTO dca_deal_events (deal_id, messages, created_at)
+       SELECT e.deal_id, ($5::text[])[e.first:e.last], e.created_at
+       FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[]) AS e (deal_id, first, last, created_at)`,
+      [
+        ...columns(rows.map((row) => [row.dealId, first, (first += row.messages.length) - 1, new Date(row.at)]), 4),
+        rows.flatMap((row) => row.messages),
+      ],
     );
   }
 }
@@ -155,7 +168,9 @@ export class SqlDcaRepository implements DcaStore {
 
   async dealEvents(dealId: number): Promise<Array<{ message: string; createdAt: Date }>> {
     const rows = await this.sql.query<{ message: string; created_at: Date }>(
-      'SELECT message, created_at FROM dca_deal_events WHERE deal_id = $1 ORDER BY id',
+      `SELECT coalesce(m.message, e.message) AS message, e.created_at FROM dca_deal_events e
+         LEFT JOIN LATERAL unnest(e.messages) WITH ORDINALITY AS m (message, n) ON true
+       WHERE e.deal_id = $1 ORDER BY e.id, m.n`,
       [dealId],
     );
     return rows.map((row) => ({ message: row.message, createdAt: new Date(row.created_at) }));
