@@ -38,6 +38,15 @@ export function diffInto(base: unknown, next: unknown, path: Array<string | numb
   diffParts(base, next, path, out, (part) => part);
 }
 
+const texts = new WeakMap<PackedChanges, string>();
+
+/** Packed changes as the JSON text stored: made once, when the writer weighs them against their snapshot. */
+export function changesText(changes: PackedChanges): string {
+  let text = texts.get(changes);
+  if (text === undefined) texts.set(changes, (text = JSON.stringify(changes)));
+  return text;
+}
+
 export function packChanges(changes: readonly StateChange[]): PackedChanges {
   let tree: PackedNode = {};
   for (const [path, ...value] of changes) {
@@ -160,7 +169,7 @@ export class StateSnapshots {
         diffInto({ timers: last.timers }, { timers }, [], diff);
       }
       const changes = packChanges(diff);
-      const logged = last.logged + JSON.stringify(changes).length;
+      const logged = last.logged + changesText(changes).length;
       if (logged <= last.size * LOG_FRACTION) {
         this.stored.set(id, json === undefined ? { state, timers, running, size: last.size, logged } : { json, running, size: last.size, logged });
         return { changes };

@@ -15,7 +15,7 @@ import type {
   RecordWriter,
   StoredAutomation,
 } from '../engine/engine-store.ts';
-import { applyLog, type PackedChanges } from '../engine/state-changes.ts';
+import { applyLog, changesText, type PackedChanges } from '../engine/state-changes.ts';
 import type { Database } from './database.ts';
 import { columns } from './unnest.ts';
 
@@ -298,7 +298,7 @@ export function logRows(
     changedAt.set(change.id, change.updatedAt);
     if (change.changes === undefined) continue;
     const row = rowOf(change.id, change.updatedAt);
-    row.changes = JSON.stringify(change.changes);
+    row.changes = changesText(change.changes);
     row.tickSeq = change.tickSeq ?? null;
   }
   for (const { kind, automationId, records } of batch.records) {

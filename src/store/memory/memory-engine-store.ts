@@ -14,7 +14,7 @@ import type {
   NewAutomation,
   StoredAutomation,
 } from '../../engine/engine-store.ts';
-import { applyLog, type PackedChanges } from '../../engine/state-changes.ts';
+import { applyLog, changesText, type PackedChanges } from '../../engine/state-changes.ts';
 
 /** Keeps one kind's records of a batch (grid profits, deal snapshots). */
 export type RecordSink = (batch: KindRecords) => void;
@@ -68,7 +68,7 @@ export class MemoryEngineStore implements EngineStore {
       const row = this.automations.get(change.id);
       if (!row) continue;
       row.running = change.running;
-      if (change.changes !== undefined) row.changes.push(JSON.stringify(change.changes));
+      if (change.changes !== undefined) row.changes.push(changesText(change.changes));
       else {
         row.state = change.encode ?? JSON.stringify(change.state);
         row.changes = [];
