@@ -75,7 +75,7 @@ async function copyTable(db: Database, table: string): Promise<void> {
   );
   const indexes = await db.query<{ definition: string }>(
     `SELECT pg_get_indexdef(indexrelid) AS definition FROM pg_index
-     WHERE indrelid = (quote_ident(current_schema()) || '.' || quote_ident($1))::regclass`,
+     WHERE indrelid = ${IN_SCHEMA}`,
     [table],
   );
   for (const { definition } of indexes) {
@@ -88,13 +88,15 @@ async function insertableColumns(db: Database, table: string): Promise<Column[]>
   return db.query<Column>(
     `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type
      FROM pg_attribute a
-     WHERE a.attrelid = (quote_ident(current_schema()) || '.' || quote_ident($1))::regclass
+     WHERE a.attrelid = ${IN_SCHEMA}
        AND a.attnum > 0 AND NOT a.attisdropped AND a.attidentity = '' AND a.attgenerated = ''
      ORDER BY a.attnum`,
     [table],
   );
 }
 
+/** The table named by $1 in the run's schema. */
+const IN_SCHEMA = "(quote_ident(current_schema()) || '.' || quote_ident($1))::regclass";
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const scratch = (table: string) => quoted(`raw_limit_${table}`);
 

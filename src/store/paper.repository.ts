@@ -40,13 +40,12 @@ const ORDER_COLUMNS = `o.id, o.account_id, o.client_order_id, o.pair, o.side, o.
  * `accounts`: a planner that had not yet seen the journal grow (a thousand bots just created)
  * compared every journal row with every account, 18 s to load a thousand accounts.
  */
-const JOURNALED_COLUMNS = `o.exchange_order_id AS id, o.account_id, o.client_order_id, o.pair, o.side,
+const journaledOrders = (where: string) => `SELECT o.exchange_order_id AS id, o.account_id, o.client_order_id, o.pair, o.side,
     o.order_type AS type, o.price::text, o.amount::text, o.filled::text, o.filled_total::text, o.fee::text, o.fee_currency,
-    o.status, o.created_at, o.updated_at, true AS journaled`;
-
-/** The journal row is the order's only record: the paper exchange has no row of its own for it. */
-const NO_OWN_RECORD = 'NOT EXISTS (SELECT 1 FROM paper_orders p WHERE p.account_id = o.account_id AND p.client_order_id = o.client_order_id)';
-
+    o.status, o.created_at, o.updated_at, true AS journaled
+  FROM engine_orders o
+  WHERE ${where} AND o.live AND o.exchange_order_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM paper_orders p WHERE p.account_id = o.account_id AND p.client_order_id = o.client_order_id)`;
 
 /**
  * The lease check of paper writes when several engines share the database (leases.repository.ts):
@@ -103,7 +102,7 @@ export class SqlPaperRepository implements PaperStateStore {
 
   /** The stored paper accounts among these (those holding nothing are left out), in four reads for all. */
   async loadAccounts(accountIds: readonly number[]): Promise<StoredPaperAccount[]> {
-    // The paper accounts among them first, so that the journal is filtered by them (JOURNALED_COLUMNS).
+    // The paper accounts among them first, so that the journal is filtered by them (journaledOrders).
     const ids = (
       await this.db.query<{ id: number }>("SELECT id FROM accounts WHERE id = ANY($1::bigint[]) AND market_code = 'paper_trading'", [[...accountIds]])
     ).map((row) => Number(row.id));
@@ -113,8 +112,7 @@ export class SqlPaperRepository implements PaperStateStore {
     );
     const orders = await this.db.query<OrderRow & { account_id: number }>(
       `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = ANY($1::bigint[]) AND o.status = 'open'
-       UNION ALL SELECT ${JOURNALED_COLUMNS} FROM engine_orders o
-       WHERE o.account_id = ANY($1::bigint[]) AND o.live AND o.status = 'open' AND o.exchange_order_id IS NOT NULL AND ${NO_OWN_RECORD}`,
+       UNION ALL ${journaledOrders("o.account_id = ANY($1::bigint[]) AND o.status = 'open'")}`,
       [ids],
     );
     orders.sort(bySequence);
@@ -214,8 +212,7 @@ export class SqlPaperRepository implements PaperStateStore {
   async findOrder(accountId: number, clientOrderId: string): Promise<ExchangeOrder | undefined> {
     const [row] = await this.db.query<OrderRow>(
       `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = $1 AND o.client_order_id = $2
-       UNION ALL SELECT ${JOURNALED_COLUMNS} FROM engine_orders o
-       WHERE o.live AND o.account_id = $1 AND o.client_order_id = $2 AND o.exchange_order_id IS NOT NULL AND ${NO_OWN_RECORD}`,
+       UNION ALL ${journaledOrders('o.account_id = $1 AND o.client_order_id = $2')}`,
       [accountId, clientOrderId],
     );
     return row && toOrder(row);

@@ -264,5 +264,3 @@ export class PaperVenue {
 export function orderSequence(orderId: string): number {
   return Number(orderId.slice(1));
 }
-
-
