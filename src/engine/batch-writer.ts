@@ -7,7 +7,7 @@ import type { CancelOrder, PlaceOrder, StepResult } from '../domain/automation.t
 import type { OrderRequest, Ticker } from '../exchanges/exchange.ts';
 import type { AnyAutomationKind, Automation, EngineOrder, LiveAutomation } from './automation-kind.ts';
 import type { BatchStore } from './batch-store.ts';
-import type { CommittedBatch, EngineBatch, EngineStore } from './engine-store.ts';
+import type { CommittedBatch, EngineBatch, EngineStore, StoredAutomation } from './engine-store.ts';
 import type { DeferredChanges } from './deferred-changes.ts';
 import { isFinal, type OrderJournal } from './order-journal.ts';
 import { type PackedChanges, StateSnapshots } from './state-changes.ts';
@@ -225,6 +225,13 @@ export class BatchWriter {
       this.deferred?.forget(change.id);
     }
     return this.batches.retrying(batch);
+  }
+
+  /** An automation as storage holds it (read or inserted): its next state is stored as changes to it. */
+  seed(live: LiveAutomation, stored: { v: unknown; timers?: unknown }, size: StoredAutomation['storedSize']): void {
+    if (this.store.inProcess || !size) return;
+    const { automation, kind } = live;
+    this.snapshots.seed(automation.id, stored, automation.state, kind, kind.isRunning(automation.state), size);
   }
 
   /** An automation removed: its next state, if it ever has one, is stored whole. */

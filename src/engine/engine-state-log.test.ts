@@ -1,7 +1,8 @@
 /**
  * A grid bot's state as the store reads it back (its snapshot and the changes logged after it)
  * must equal the engine's running state after every batch, across several snapshots, and an
- * engine started again on the same database must resume from exactly that state.
+ * engine started again on the same database must resume from exactly that state, logging its next
+ * changes on top of it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -121,8 +122,12 @@ describe('a grid bot stored as a snapshot and a log of changes', () => {
     await first.paper.stop();
     const second_ = await startProcess(db, clock);
     assert.deepEqual(await runningJson(second_), (await storedJson()).v);
-    await move(second_, 61000);
-    assert.deepEqual((await storedJson()).v, await runningJson(second_));
+    for (const price of [61000, 58500, 60500]) {
+      await move(second_, price);
+      assert.deepEqual((await storedJson()).v, await runningJson(second_), `after the move to ${price} once started again`);
+    }
+    // It knows what storage holds: its first batches log changes rather than store the state again.
+    assert.deepEqual({ whole: second_.store.whole, changes: second_.store.changes }, { whole: 0, changes: 3 });
     await second_.engine.stop();
     await second_.paper.stop();
   });

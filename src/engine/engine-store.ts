@@ -51,6 +51,8 @@ export interface StoredAutomation {
   updatedAt: Date;
   /** The last logged tick batch its stored state has seen (0: none); see `LoggedTickBatch`. */
   tickSeq?: number;
+  /** The length of its snapshot's text and of the changes logged after it, for a store that logs them. */
+  storedSize?: { snapshot: number; logged: number };
 }
 
 /**

@@ -752,9 +752,10 @@ export class Engine {
       this.ports.logger.error({ err: error, automationId: stored.id }, 'automation could not be resumed');
       return undefined;
     });
-    for (const timer of (stored.state as StoredState).timers ?? []) {
-      if (live) this.timers.schedule(stored.id, timer.key, new Date(timer.at));
-    }
+    if (!live) return;
+    const state = stored.state as StoredState;
+    for (const timer of state.timers ?? []) this.timers.schedule(stored.id, timer.key, new Date(timer.at));
+    this.writer.seed(live, state, stored.storedSize);
   }
 
   private async track(automation: Automation<unknown>, kind: AnyAutomationKind): Promise<Live> {

@@ -76,6 +76,30 @@ describe('state changes', () => {
     }
   });
 
+  it('logs the next change of a state read back from storage, on top of what storage holds', () => {
+    for (const kind of [partsKind, { toJson: encodeState }]) {
+      fc.assert(
+        fc.property(stateArbitrary, stateArbitrary, fc.boolean(), (state, next, timers) => {
+          const snapshots = new StateSnapshots();
+          const held = stored({ v: encodeState(state), ...(timers ? { timers: [{ key: 'k', at: 'x' }] } : {}) }) as { v: unknown };
+          snapshots.seed(1, held, state, kind, true, { snapshot: 1000, logged: 0 });
+          const written = snapshots.encode(1, next, [], kind, true);
+          assert.ok('changes' in written, 'stored as changes');
+          assert.deepEqual(stored(applyLog(structuredClone(held), null, [stored(written.changes) as PackedChanges])), stored({ v: encodeState(next), timers: [] }));
+        }),
+      );
+    }
+  });
+
+  it('stores whole the next state of a stored state its kind would encode otherwise', () => {
+    const snapshots = new StateSnapshots();
+    const state = { price: dec('1.5'), lines: [1, 2] };
+    snapshots.seed(1, { v: { price: { $d: '1.50' }, lines: [1, 2] } }, state, partsKind, true, { snapshot: 1000, logged: 0 });
+    assert.ok('state' in snapshots.encode(1, { ...state, lines: [1, 3] }, [], partsKind, true));
+    snapshots.seed(2, { v: { lines: [1, 2], price: { $d: '1.5' } } }, state, partsKind, true, { snapshot: 1000, logged: 0 });
+    assert.ok('changes' in snapshots.encode(2, { ...state, lines: [1, 3] }, [], partsKind, true), 'the order of keys does not matter');
+  });
+
   it('gives back the next state from the snapshot and the diff, for any two JSON values', () => {
     const json = fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value)) as unknown);
     fc.assert(

@@ -182,9 +182,40 @@ export class StateSnapshots {
     return { state: whole };
   }
 
+  /**
+   * The state storage holds for an automation, as it was just read or inserted (`stored`, its JSON
+   * `{ v, timers }`), so that its next change is logged rather than stored whole: after a restart
+   * or a takeover, every automation's first batch rewrote its whole state. A state whose kind's
+   * JSON of it differs from what is stored (a state written by an older version) stays unknown.
+   */
+  seed(id: number, stored: { v: unknown; timers?: unknown }, state: unknown, kind: StateEncoding, running: boolean, size: { snapshot: number; logged: number }): void {
+    const sizes = { running, size: size.snapshot, logged: size.logged };
+    if (!kind.changesBetween) this.stored.set(id, { json: JSON.stringify(stored), ...sizes });
+    else if (sameJson(kind.toJson(state), stored.v)) this.stored.set(id, { state, timers: stored.timers, ...sizes });
+  }
+
   forget(id: number): void {
     this.stored.delete(id);
   }
+}
+
+/**
+ * Whether two values have the same JSON, whatever the order of their keys (as in JSON, a key set
+ * to `undefined` is absent and an `undefined` item is null).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, index) => sameJson(item ?? null, b[index] ?? null));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = (object: Record<string, unknown>) => Object.keys(object).filter((key) => object[key] !== undefined);
+  const leftKeys = keys(left);
+  if (leftKeys.length !== keys(right).length) return false;
+  return leftKeys.every((key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]));
 }
 
 /**

@@ -326,6 +326,7 @@ function toAutomation(row: AutomationRow): StoredAutomation {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     tickSeq: Number(row.tick_seq),
+    storedSize: { snapshot: row.state.length, logged: (row.changes?.length ?? 0) + (row.logged?.length ?? 0) },
   };
 }
 
