@@ -38,7 +38,7 @@ export function paperTrading(
   const fee = dec(config.fee);
   const venue = new PaperVenue(PAPER_MARKETS, { fees: { maker: fee, taker: fee }, slippage: fixedSlippage(config.slippageBasisPoints) });
   venue.onTicker((ticker) => candles.record(ticker.pair, ticker.last, ticker.at));
-  return new PaperTrading(venue, new SqlPaperRepository(db, shared?.fence), feed ?? paperFeed(config, connector, db, logger), shared?.ownership);
+  return new PaperTrading(venue, new SqlPaperRepository(db, shared?.fence), feed ?? paperFeed(config, connector, db, logger), shared?.ownership, logger);
 }
 
 function paperFeed(config: PaperConfig, connector: ExchangeConnector, db: Database, logger: Logger): PriceFeed {

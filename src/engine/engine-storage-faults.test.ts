@@ -116,7 +116,7 @@ describe('Engine storage faults', () => {
       await paper.stop();
       await engine.stop().catch(() => undefined);
     };
-    return { engine, create, tick, openOrders, storedUsdt, errors, stop };
+    return { engine, accountId, create, tick, openOrders, storedUsdt, errors, stop };
   }
 
   it('quarantines the automation storage refuses and stores and sends the rest of its batch', async () => {
@@ -177,6 +177,44 @@ describe('Engine storage faults', () => {
     assert.deepEqual(await p.storedUsdt(), ['9941', '59']);
     await p.stop();
   });
+
+  // A batch with a refused part is stored as each automation's part, then the paper exchange's
+  // changes: a process that dies between two of those, or before the batch that frees what the
+  // refused order locked, leaves stored balances that its stored open orders do not explain.
+  for (const [when, stopsAfter, stored, corrected] of [
+    ['after the healthy part, before the balances', (batch: EngineBatch) => batch.orders.some((order) => order.status === 'open'), ['10000', '0'], '0'],
+    ['after the balances, before the funds are freed', (batch: EngineBatch) => batch.automations.length === 0 && batch.companion !== undefined, ['9882', '118'], '118'],
+  ] as const) {
+    it(`puts back on restart what the open orders hold back, when the process stopped ${when} of a batch with a refused part`, async () => {
+      let placed = false;
+      const store = new (class extends FaultyStore {
+        override async save(batch: EngineBatch): Promise<void> {
+          await super.save(batch);
+          if (placed && stopsAfter(batch)) this.failingSaves = Infinity;
+        }
+      })(db);
+      const p = await startProcess(store, () => {}, {}, true);
+      const healthy = await p.create();
+      await p.create(true);
+      placed = true;
+      await p.tick('60000');
+      await p.stop();
+      assert.deepEqual(await p.storedUsdt(), stored);
+
+      const warnings: unknown[] = [];
+      const restarted = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed(), undefined, {
+        // The other tests' accounts are read too.
+        warn: (object) => void ((object as { accountId: number }).accountId === p.accountId && warnings.push(object)),
+      });
+      await restarted.start();
+      const exchange = await restarted.exchange(p.accountId);
+      assert.deepEqual((await exchange.openOrders()).map((order) => order.clientOrderId), [`tly${healthy.id}xb`]);
+      const usdt = (await exchange.balances()).find((balance) => balance.currency === 'USDT')!;
+      assert.deepEqual([usdt.free.toFixed(), usdt.locked.toFixed()], ['9941', '59']);
+      assert.deepEqual(warnings, [{ accountId: p.accountId, corrected: [{ currency: 'USDT', locked: corrected, backed: '59' }] }]);
+      await restarted.stop();
+    });
+  }
 
   it('stores no quarantine whose record cannot be written: the two are one transaction', async () => {
     const refuse: RecordWriter = async () => {

@@ -10,6 +10,8 @@ import type { PaperChanges, PaperFees, PaperStateStore, PaperWrite, StoredPaperA
 import type { PriceFeed } from '../market-data/price-feed.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PaperCompanion } from './engine-store.ts';
+import type { EngineLogger } from './engine.ts';
+import type { LocksCorrected } from '../exchanges/paper/paper-venue.ts';
 
 /** A paper account of the venue: its exchange, and placing and cancelling in memory at once. */
 export interface PaperVenueAccount extends Exchange {
@@ -22,7 +24,7 @@ export interface PaperVenuePort {
   markets(): Market[];
   ticker(pair: string): Ticker | undefined;
   openAccount(accountId: number, balances: readonly Balance[]): PaperVenueAccount;
-  restoreAccounts(accounts: readonly StoredPaperAccount[]): PaperVenueAccount[];
+  restoreAccounts(accounts: readonly StoredPaperAccount[], onLocksCorrected?: LocksCorrected): PaperVenueAccount[];
   setFees(accountId: number, fees: PaperFees): boolean;
   continueSequenceAfter(sequence: number): void;
   applyTick(tick: MarketTick): OrderUpdate[];
@@ -87,6 +89,7 @@ export class PaperTrading {
     private readonly store: PaperStateStore,
     private readonly feed: PriceFeed,
     private readonly ownership?: PaperOwnership,
+    private readonly logger?: Pick<EngineLogger, 'warn'>,
   ) {}
 
   /**
@@ -201,7 +204,12 @@ export class PaperTrading {
       this.ownRecords.delete(account.accountId);
       for (const order of account.openOrders) if (!journaled.has(order.id)) this.markOwnRecord(account.accountId, order.clientOrderId);
     }
-    const restored = this.venue.restoreAccounts(accounts);
+    const restored = this.venue.restoreAccounts(accounts, (accountId, corrected) =>
+      this.logger?.warn(
+        { accountId, corrected: corrected.map(({ currency, locked, backed }) => ({ currency, locked: locked.toFixed(), backed: backed.toFixed() })) },
+        'paper account had funds locked that its open orders did not hold back: corrected',
+      ),
+    );
     return accounts.map((account, index) => this.track(account.accountId, restored[index]!));
   }
 

@@ -164,6 +164,23 @@ export class PaperAccount implements Exchange {
     this.orders.set(order.clientOrderId, order);
   }
 
+  /**
+   * After its open orders were adopted: what is locked is what they hold back. Funds stay locked
+   * for an order never stored when the process stopped after the batch that stored them and
+   * before the one that took the order back (its automation's part refused).
+   */
+  settleLocks(): ReturnType<PaperLedger['backLocks']> {
+    const backed = new Map<string, Decimal>();
+    for (const order of this.orders.values()) {
+      if (order.status !== 'open' || order.price === null) continue;
+      const market = this.venue.market(order.pair);
+      const remaining = order.amount.minus(order.filled);
+      const [currency, amount] = order.side === 'buy' ? [market.quote, remaining.times(order.price)] : [market.base, remaining];
+      backed.set(currency, (backed.get(currency) ?? ZERO).plus(amount));
+    }
+    return this.ledger.backLocks(backed);
+  }
+
   /** Called by the venue when the market crosses a resting order of this account. */
   fillResting(order: ExchangeOrder, amount: Decimal, at: Date): OrderUpdate {
     const market = this.venue.market(order.pair);

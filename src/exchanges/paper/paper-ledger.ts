@@ -68,6 +68,25 @@ export class PaperLedger {
     holding.free = holding.free.plus(amount);
   }
 
+  /**
+   * Makes what is locked of each currency what the open orders hold back (`backed`, by currency),
+   * moving the difference between free and locked, where the funds allow. Returns the currencies
+   * corrected, with what was locked before.
+   */
+  backLocks(backed: ReadonlyMap<string, Decimal>): Array<{ currency: string; locked: Decimal; backed: Decimal }> {
+    const corrected: Array<{ currency: string; locked: Decimal; backed: Decimal }> = [];
+    for (const currency of new Set([...this.holdings.keys(), ...backed.keys()])) {
+      const held = backed.get(currency) ?? ZERO;
+      const { free, locked } = this.holdings.get(currency) ?? { free: ZERO, locked: ZERO };
+      if (locked.eq(held) || free.plus(locked).lt(held)) continue;
+      const holding = this.holding(currency);
+      holding.free = free.plus(locked).minus(held);
+      holding.locked = held;
+      corrected.push({ currency, locked, backed: held });
+    }
+    return corrected;
+  }
+
   private holding(currency: string): Holding {
     this.moved = true;
     let holding = this.holdings.get(currency);

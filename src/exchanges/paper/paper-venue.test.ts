@@ -78,6 +78,39 @@ describe(PaperVenue.name, () => {
     assert.deepEqual(currencies(), [['BTC', 'USDT']]);
   });
 
+  it('restores an account with what its open orders hold back locked, and stores its balances again only then', async () => {
+    await account.placeOrder({ clientOrderId: 'b1', pair: 'USDT_BTC', side: 'buy', type: 'limit', amount: dec('0.1'), price: dec('59000') });
+    await account.placeOrder({ clientOrderId: 's1', pair: 'USDT_BTC', side: 'sell', type: 'limit', amount: dec('0.5'), price: dec('61000') });
+    venue.applyTick({ pair: 'USDT_BTC', price: dec('61000'), volume: dec('0.2'), at: at(1) });
+    const stored = { balances: await account.balances(), openOrders: await account.openOrders() };
+    const usdt = { free: '16287.8', locked: '5900' };
+    assert.deepEqual([await holding(account, 'USDT'), await holding(account, 'BTC')], [usdt, { free: '0.5', locked: '0.3' }]);
+
+    const restart = () => {
+      const next = new PaperVenue(PAPER_MARKETS);
+      next.applyTick({ pair: 'USDT_BTC', price: dec('60000'), at: at(2) });
+      next.drainChanges();
+      return next;
+    };
+    const corrections: unknown[] = [];
+    const note = (accountId: number, corrected: Array<{ currency: string; locked: { toFixed(): string }; backed: { toFixed(): string } }>) =>
+      corrections.push([accountId, ...corrected.map(({ currency, locked, backed }) => [currency, locked.toFixed(), backed.toFixed()])]);
+    let next = restart();
+    const [same] = next.restoreAccounts([{ accountId: 1, ...stored }], note);
+    assert.deepEqual(await holding(same!, 'USDT'), usdt);
+    assert.deepEqual(next.drainChanges().balances, [], 'balances as stored are not stored again');
+    assert.deepEqual(corrections, []);
+
+    // Stored after an order that was never stored locked its funds (its automation's part refused).
+    next = restart();
+    const locked = stored.balances.map((b) => (b.currency === 'USDT' ? { ...b, free: b.free.minus(1000), locked: b.locked.plus(1000) } : b));
+    const [restored] = next.restoreAccounts([{ accountId: 1, balances: locked, openOrders: stored.openOrders }], note);
+    assert.deepEqual(await holding(restored!, 'USDT'), usdt);
+    assert.deepEqual(await holding(restored!, 'BTC'), { free: '0.5', locked: '0.3' });
+    assert.deepEqual(corrections, [[1, ['USDT', '6900', '5900']]]);
+    assert.deepEqual(next.drainChanges().balances.map((change) => change.accountId), [1], 'the correction is stored');
+  });
+
   it('fills partially when a trade prints less than the resting amount', async () => {
     await account.placeOrder({ clientOrderId: 's1', pair: 'USDT_BTC', side: 'sell', type: 'limit', amount: dec('0.5'), price: dec('61000') });
     const first = venue.applyTick({ pair: 'USDT_BTC', price: dec('61000'), volume: dec('0.2'), at: at(1) });

@@ -59,6 +59,9 @@ class RestingEntry implements RestingOrder {
   }
 }
 
+/** Funds an account had locked that its open orders did not hold back (or the reverse), corrected on restore. */
+export type LocksCorrected = (accountId: number, corrected: ReturnType<PaperAccount['settleLocks']>) => void;
+
 export class PaperVenue {
   readonly marketCode = 'paper_trading';
   readonly slippage: SlippageModel;
@@ -121,11 +124,13 @@ export class PaperVenue {
 
   /**
    * Puts back accounts as stored: balances and open orders, resting again in the books, put there
-   * together (`OrderBook.addAll`). The order sequence continues after the highest id seen.
+   * together (`OrderBook.addAll`), with what is locked made what the orders hold back
+   * (`PaperAccount.settleLocks`). The order sequence continues after the highest id seen.
    */
-  restoreAccounts(stored: readonly RestoredAccount[]): PaperAccount[] {
+  restoreAccounts(stored: readonly RestoredAccount[], onLocksCorrected: LocksCorrected = () => {}): PaperAccount[] {
     const byPair = new Map<string, RestingEntry[]>();
     const accounts = stored.map(({ accountId, balances, openOrders, fees }) => {
+      const held = this.accounts.has(accountId);
       const account = this.openAccount(accountId, balances, fees ?? this.defaultFees);
       for (const order of openOrders) {
         account.adopt(order);
@@ -135,6 +140,12 @@ export class PaperVenue {
         else byPair.set(order.pair, [entry]);
         if (this.sequenceEnd === Number.POSITIVE_INFINITY) this.sequence = Math.max(this.sequence, orderSequence(order.id));
       }
+      if (held) return account;
+      // Balances as stored need no storing again, unless they were corrected.
+      account.ledger.takeMoved();
+      const corrected = account.settleLocks();
+      if (corrected.length > 0) onLocksCorrected(accountId, corrected);
+      else this.changedAccounts.delete(account);
       return account;
     });
     for (const [pair, entries] of byPair) this.books.get(pair)!.addAll(entries);
