@@ -136,7 +136,7 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
     await core.close();
     const accounts = await count(db, 'SELECT count(DISTINCT account_id) FROM automations WHERE running');
     await until('the engines hold every account', async () =>
-      (await count(db, 'SELECT count(*) FROM account_leases l JOIN engines e ON e.id = l.engine_id WHERE l.expires_at > now()')) === accounts,
+      (await count(db, 'SELECT count(*) FROM account_leases l JOIN engines e ON e.id = l.engine_id WHERE e.lease_until > now()')) === accounts,
     );
     // Only an account an engine runs has its position moved on: this tick shows every one runs.
     const log = new SqlTickLog(db);
@@ -175,7 +175,7 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
       const killedAt = performance.now();
       process.kill(victim!.pid, 'SIGKILL');
       await until('the survivor holds every account', async () =>
-        (await count(db, `SELECT count(*) FROM account_leases l JOIN engines e ON e.id = l.engine_id WHERE e.pid = ${survivorOf.pid} AND l.expires_at > now()`)) === accounts,
+        (await count(db, `SELECT count(*) FROM account_leases l JOIN engines e ON e.id = l.engine_id WHERE e.pid = ${survivorOf.pid} AND e.lease_until > now()`)) === accounts,
       );
       const heldMs = performance.now() - killedAt;
       const probe = await log.append([{ ...batches.at(-1)![0]!, at: new Date() }]);

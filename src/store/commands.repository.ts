@@ -6,6 +6,7 @@
  */
 import type { CommandAnswer, ForwardedRequest } from '../services/engine-commands.ts';
 import type { Database } from './database.ts';
+import { leaseLive } from './leases.repository.ts';
 
 export const COMMANDS_CHANNEL = 'tradeloop_commands';
 export const ANSWERS_CHANNEL = 'tradeloop_command_answers';
@@ -53,7 +54,7 @@ export class SqlCommandStore {
     const [row] = await this.db.query<{ status: number | null; answer: CommandAnswer | null; claimed_by: string | null; orphaned: boolean }>(
       `SELECT c.status, c.answer, c.claimed_by,
          (c.claimed_by IS NOT NULL AND c.answered_at IS NULL AND (l.account_id IS NULL OR l.engine_id IS DISTINCT FROM c.claimed_by
-           OR l.epoch <> c.claimed_epoch OR l.expires_at <= now())) AS orphaned
+           OR l.epoch <> c.claimed_epoch OR NOT ${leaseLive('l')})) AS orphaned
        FROM engine_commands c LEFT JOIN account_leases l ON l.account_id = c.account_id WHERE c.id = $1`,
       [id],
     );
@@ -78,7 +79,7 @@ export class SqlCommandStore {
 
   async waiting(): Promise<WaitingCommand[]> {
     const rows = await this.db.query<{ id: number; account_id: number; request: ForwardedRequest; engine_id: string | null; live: boolean | null }>(
-      `SELECT c.id, c.account_id, c.request, l.engine_id, (l.engine_id IS NOT NULL AND l.expires_at > now()) AS live
+      `SELECT c.id, c.account_id, c.request, l.engine_id, ${leaseLive('l')} AS live
        FROM engine_commands c LEFT JOIN account_leases l ON l.account_id = c.account_id
        WHERE c.claimed_by IS NULL ORDER BY c.id LIMIT 200`,
     );
@@ -91,7 +92,7 @@ export class SqlCommandStore {
       `UPDATE engine_commands c SET claimed_by = $2, claimed_epoch = $3, claimed_at = now()
        FROM account_leases l
        WHERE c.id = $1 AND c.claimed_by IS NULL AND l.account_id = c.account_id AND l.engine_id = $2 AND l.epoch = $3
-         AND l.expires_at > now()
+         AND ${leaseLive('l')}
        RETURNING c.id`,
       [id, engineId, epoch],
     );

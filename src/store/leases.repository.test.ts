@@ -40,41 +40,64 @@ describe('SqlLeaseStore', () => {
     return rows.map((row) => [Number(row.tick_seq), Number(row.stored)]);
   };
 
-  const expireLeases = (ids: readonly number[]) =>
-    db.query("UPDATE account_leases SET expires_at = now() - interval '1 second' WHERE account_id = ANY($1::bigint[])", [[...ids]]);
+  const identity = (id: string) => ({ id, host: 'test', pid: 1, role: 'engine' });
+  /** The engines' leases, and so those of every account they hold, expire (or expire in `seconds`). */
+  const expireLeases = (engineIds: readonly string[], seconds = -1) =>
+    db.query('UPDATE engines SET lease_until = now() + make_interval(secs => $2) WHERE id = ANY($1::text[])', [[...engineIds], seconds]);
+  const holders = async () =>
+    (await db.query<{ engine_id: string | null }>('SELECT engine_id FROM account_leases WHERE account_id = ANY($1::bigint[]) ORDER BY account_id', [accountIds])).map(
+      (row) => row.engine_id,
+    );
 
   it('takes free accounts in one statement, but not those another engine holds', async () => {
     const [a, b, c, d] = accountIds as [number, number, number, number];
+    for (const id of ['engine-1', 'engine-2']) await store.register(identity(id));
+    assert.deepEqual([...(await store.take('unregistered', [a, b], 60_000))], [], 'an engine not registered takes nothing');
     assert.deepEqual([...(await store.take('engine-1', [a, b], 60_000))], [[a, 1], [b, 1]]);
     const taken = await store.take('engine-2', [a, b, c, d], 60_000);
     assert.deepEqual([...taken].sort(([x], [y]) => x - y), [[c, 1], [d, 1]]);
     assert.deepEqual([...(await store.take('engine-2', [], 60_000))], []);
   });
 
-  it('takes expired leases with the next epoch', async () => {
-    const [a, b] = accountIds as [number, number];
-    await expireLeases([a]);
-    assert.deepEqual([...(await store.take('engine-2', [a, b], 60_000))], [[a, 2]]);
+  it("takes with the next epoch the accounts of an engine whose lease expired, and renews the taker's", async () => {
+    const [a, b, c, d] = accountIds as [number, number, number, number];
+    await expireLeases(['engine-1']);
+    await expireLeases(['engine-2'], 1);
+    assert.deepEqual([...(await store.take('engine-2', [a], 60_000))], [[a, 2]]);
+    await expireLeases(['engine-1'], 60);
+    // Taking renewed engine-2's lease, so engine-1 cannot take its accounts in the second it had left.
+    assert.deepEqual([...(await store.take('engine-1', [a, c, d], 60_000))], []);
+    assert.deepEqual(await holders(), ['engine-2', 'engine-1', 'engine-2', 'engine-2']);
+    assert.deepEqual([...(await store.heartbeat('engine-2', 60_000))].map(({ accountId, epoch }) => [accountId, epoch]), [[a, 2], [c, 1], [d, 1]]);
+    assert.deepEqual([...(await store.heartbeat('engine-1', 60_000))].map(({ accountId, epoch }) => [accountId, epoch]), [[b, 1]]);
+  });
+
+  it("renews an engine's leases without writing its lease rows", async () => {
+    // A row written gets a new version, with the writing transaction's id as its xmin.
+    const versions = async () => (await db.query<{ xmin: string }>('SELECT xmin::text FROM account_leases ORDER BY account_id')).map((row) => row.xmin);
+    const before = await versions();
+    const [engine] = await db.query<{ xmin: string }>("SELECT xmin::text FROM engines WHERE id = 'engine-2'");
+    await store.heartbeat('engine-2', 60_000);
+    assert.deepEqual(await versions(), before);
+    const [renewed] = await db.query<{ xmin: string }>("SELECT xmin::text FROM engines WHERE id = 'engine-2'");
+    assert.notEqual(renewed!.xmin, engine!.xmin, "the engine's row is");
   });
 
   it('tells when the first lease of another engine expires within the window', async () => {
-    const [a, b, c, d] = accountIds as [number, number, number, number];
-    // engine-1 holds b for a minute, engine-2 holds a, c and d.
+    // engine-1 holds b, engine-2 holds a, c and d, each for a minute.
     assert.equal(await store.nextForeignExpiry('engine-1', 5_000), undefined);
-    await db.query("UPDATE account_leases SET expires_at = now() + interval '2 seconds' WHERE account_id = $1", [c]);
-    await db.query("UPDATE account_leases SET expires_at = now() + interval '3 seconds' WHERE account_id = $1", [d]);
+    await expireLeases(['engine-2'], 2);
     const inMs = await store.nextForeignExpiry('engine-1', 5_000);
     assert.ok(inMs !== undefined && inMs > 1_000 && inMs <= 2_000, `expected about 2 s, got ${inMs}`);
     // Its own leases and expired ones are not waited for.
     assert.equal(await store.nextForeignExpiry('engine-2', 5_000), undefined);
-    await expireLeases([a, b, c, d]);
+    await expireLeases(['engine-2']);
     assert.equal(await store.nextForeignExpiry('engine-1', 5_000), undefined);
   });
 
   it("keeps an account at its engine's position without rewriting it, and where the engine left it", async () => {
     const [a, b, c, d] = accountIds as [number, number, number, number];
     const log = new SqlTickLog(db);
-    const identity = (id: string) => ({ id, host: 'test', pid: 1, role: 'engine' });
     await store.register(identity('engine-3'));
     await store.register(identity('engine-4'));
     await db.query('DELETE FROM account_leases');
@@ -88,7 +111,7 @@ describe('SqlLeaseStore', () => {
     assert.deepEqual(await positions(), [[20, 10], [20, 10], [7, 5], [0, 0]]);
 
     // Taken after its lease expired: the position engine-3 reached goes with the account.
-    await expireLeases([a]);
+    await expireLeases(['engine-3']);
     await store.take('engine-4', [a], 60_000);
     await log.setPosition('engine-3', 30, [b]);
     assert.deepEqual(await positions(), [[20, 20], [30, 10], [7, 5], [0, 0]]);
@@ -136,6 +159,7 @@ describe("an engine batch's transaction", () => {
     }
     const [mine, theirs, unleased, alsoMine] = accounts as [number, number, number, number];
     const leases = new SqlLeaseStore(db);
+    for (const id of ['e-mine', 'e-theirs']) await leases.register({ id, host: 'h', pid: 1, role: 'engine' });
     const epochs = new Map([...(await leases.take('e-mine', [mine, alsoMine], 60_000)), ...(await leases.take('e-theirs', [theirs], 60_000))]);
     const guard = leaseGuard('e-mine', () => epochs, 60_000);
     const fence = paperFence('e-mine', () => epochs);

@@ -1,6 +1,7 @@
 /**
- * Engine registry and account leases in PostgreSQL. Expiry is on the database's clock, so engines
- * whose machine clocks differ agree on it. The batch guard takes a share lock on the lease rows a
+ * Engine registry and account leases in PostgreSQL. An account's lease is live while its engine's
+ * is (`engines.lease_until`, renewed by the heartbeat: one row per engine, not one per account).
+ * Expiry is on the database's clock, so engines whose machine clocks differ agree on it. The batch guard takes a share lock on the lease rows a
  * batch touches: a takeover (an UPDATE of the row) waits for a batch already past its check, and a
  * batch that starts after a takeover sees the new epoch and is refused.
  */
@@ -15,6 +16,11 @@ import type { PaperFence } from './paper.repository.ts';
  * while it ran the account (migration 0077), else the account's.
  */
 const CARRIED_POSITION = `CASE WHEN l.follows_engine THEN coalesce((SELECT e.tick_seq FROM engines e WHERE e.id = l.engine_id), l.tick_seq) ELSE l.tick_seq END`;
+
+/** Whether the lease row `alias` is held by an engine whose lease has not expired. */
+export const leaseLive = (alias: string) => `EXISTS (SELECT 1 FROM engines e WHERE e.id = ${alias}.engine_id AND e.lease_until > now())`;
+
+const leaseFor = (msParameter: string) => `now() + make_interval(secs => ${msParameter}::double precision / 1000)`;
 
 /** Registry rows of engines unseen for this many leases are removed (killed processes). */
 const FORGET_AFTER_LEASES = 3;
@@ -44,11 +50,14 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
 
   async heartbeat(engineId: string, leaseMs: number): Promise<HeldLease[]> {
     return this.db.transaction(async (tx) => {
-      const [seen] = await tx.query('UPDATE engines SET last_seen_at = now() WHERE id = $1 RETURNING id', [engineId]);
+      const [seen] = await tx.query(`UPDATE engines SET last_seen_at = now(), lease_until = ${leaseFor('$2')} WHERE id = $1 RETURNING id`, [engineId, leaseMs]);
       // Frozen for longer than three leases, the engine was forgotten: it is registered again.
       const engine = this.registered;
       if (!seen && engine?.id === engineId) {
-        await tx.query('INSERT INTO engines (id, host, pid, role) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [engine.id, engine.host, engine.pid, engine.role]);
+        await tx.query(
+          `INSERT INTO engines (id, host, pid, role, lease_until) VALUES ($1, $2, $3, $4, ${leaseFor('$5')}) ON CONFLICT (id) DO NOTHING`,
+          [engine.id, engine.host, engine.pid, engine.role, leaseMs],
+        );
       }
       // The accounts a forgotten engine ran keep the position it reached.
       await tx.query(
@@ -63,10 +72,8 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
       );
       // A lease that expired but was not taken is still this engine's: nobody else wrote since.
       const rows = await tx.query<{ account_id: number; epoch: number }>(
-        `UPDATE account_leases l SET expires_at = now() + make_interval(secs => $2::double precision / 1000)
-         FROM (${inAccountOrder('engine_id = $1', 'NO KEY UPDATE')}) mine
-         WHERE l.account_id = mine.account_id RETURNING l.account_id, l.epoch`,
-        [engineId, leaseMs],
+        'SELECT account_id, epoch FROM account_leases WHERE engine_id = $1 ORDER BY account_id',
+        [engineId],
       );
       return rows.map((row) => ({ accountId: Number(row.account_id), epoch: Number(row.epoch) }));
     });
@@ -74,14 +81,18 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
 
   async take(engineId: string, accountIds: readonly number[], leaseMs: number): Promise<Map<number, number>> {
     if (accountIds.length === 0) return new Map();
+    // The engine's lease is renewed with the take: a lease taken lasts as long as the engine
+    // counts on (`AccountLeases`), whatever its last heartbeat. An engine not registered takes none.
     // In account order, so that engines taking overlapping sets lock rows in the same order.
     const rows = await this.db.query<{ account_id: number; epoch: number }>(
-      `INSERT INTO account_leases AS l (account_id, engine_id, epoch, expires_at)
-       SELECT id, $1, 1, now() + make_interval(secs => $3::double precision / 1000)
-       FROM unnest($2::bigint[]) AS id ORDER BY id
+      `WITH taker AS (
+         UPDATE engines SET lease_until = greatest(lease_until, ${leaseFor('$3')}) WHERE id = $1 RETURNING id
+       )
+       INSERT INTO account_leases AS l (account_id, engine_id, epoch)
+       SELECT id, $1, 1 FROM unnest($2::bigint[]) AS id WHERE EXISTS (SELECT 1 FROM taker) ORDER BY id
        ON CONFLICT (account_id) DO UPDATE SET engine_id = EXCLUDED.engine_id, epoch = l.epoch + 1,
-         expires_at = EXCLUDED.expires_at, tick_seq = ${CARRIED_POSITION}, follows_engine = false
-       WHERE l.engine_id IS NULL OR l.expires_at <= now() OR l.engine_id = EXCLUDED.engine_id
+         tick_seq = ${CARRIED_POSITION}, follows_engine = false
+       WHERE l.engine_id IS NULL OR l.engine_id = EXCLUDED.engine_id OR NOT ${leaseLive('l')}
        RETURNING account_id, epoch`,
       [engineId, [...accountIds], leaseMs],
     );
@@ -91,7 +102,7 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
   async unowned(): Promise<number[]> {
     const rows = await this.db.query<{ account_id: number }>(
       `SELECT DISTINCT a.account_id FROM automations a LEFT JOIN account_leases l ON l.account_id = a.account_id
-       WHERE a.running AND (l.account_id IS NULL OR l.engine_id IS NULL OR l.expires_at <= now())
+       WHERE a.running AND (l.account_id IS NULL OR NOT ${leaseLive('l')})
        ORDER BY a.account_id`,
     );
     return rows.map((row) => Number(row.account_id));
@@ -99,8 +110,9 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
 
   async nextForeignExpiry(engineId: string, withinMs: number): Promise<number | undefined> {
     const [row] = await this.db.query<{ ms: number | null }>(
-      `SELECT ceil(extract(epoch FROM min(expires_at) - now()) * 1000)::int AS ms FROM account_leases
-       WHERE engine_id <> $1 AND expires_at > now() AND expires_at <= now() + make_interval(secs => $2::double precision / 1000)`,
+      `SELECT ceil(extract(epoch FROM min(e.lease_until) - now()) * 1000)::int AS ms FROM engines e
+       WHERE e.id <> $1 AND e.lease_until > now() AND e.lease_until <= now() + make_interval(secs => $2::double precision / 1000)
+         AND EXISTS (SELECT 1 FROM account_leases l WHERE l.engine_id = e.id)`,
       [engineId, withinMs],
     );
     return row?.ms === null || row?.ms === undefined ? undefined : Number(row.ms);
@@ -109,7 +121,7 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
   async loads(leaseMs: number): Promise<Map<string, number>> {
     const rows = await this.db.query<{ id: string; accounts: number }>(
       `SELECT e.id, count(l.account_id)::int AS accounts FROM engines e
-       LEFT JOIN account_leases l ON l.engine_id = e.id AND l.expires_at > now()
+       LEFT JOIN account_leases l ON l.engine_id = e.id AND e.lease_until > now()
        WHERE e.role <> 'api' AND e.last_seen_at > now() - make_interval(secs => $1::double precision / 1000)
        GROUP BY e.id`,
       [leaseMs],
@@ -123,7 +135,7 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
     }>(
       `SELECT e.id, e.host, e.pid, e.role, e.started_at, e.last_seen_at,
          coalesce(array_agg(l.account_id ORDER BY l.account_id) FILTER (WHERE l.account_id IS NOT NULL), '{}') AS account_ids
-       FROM engines e LEFT JOIN account_leases l ON l.engine_id = e.id AND l.expires_at > now()
+       FROM engines e LEFT JOIN account_leases l ON l.engine_id = e.id AND e.lease_until > now()
        GROUP BY e.id ORDER BY e.started_at, e.id`,
     );
     return rows.map((row) => ({
@@ -145,7 +157,7 @@ export class SqlLeaseStore implements LeaseStore, EngineRegistry {
 /** Hands back every lease of the engine and removes it from the registry, in the caller's transaction. */
 export async function handBackIn(tx: Sql, engineId: string): Promise<void> {
   await tx.query(
-    `UPDATE account_leases l SET tick_seq = ${CARRIED_POSITION}, follows_engine = false, engine_id = NULL, expires_at = now()
+    `UPDATE account_leases l SET tick_seq = ${CARRIED_POSITION}, follows_engine = false, engine_id = NULL
      FROM (${inAccountOrder('engine_id = $1', 'NO KEY UPDATE')}) mine WHERE l.account_id = mine.account_id`,
     [engineId],
   );
@@ -187,7 +199,7 @@ export function leaseGuard(engineId: string, heldEpochs: () => ReadonlyMap<numbe
        )
        SELECT w.account_id, l.engine_id, l.epoch, l.live, set_config('idle_in_transaction_session_timeout', $3, true) AS timeout
        FROM (SELECT account_id FROM wanted ORDER BY account_id) w LEFT JOIN LATERAL (
-         SELECT engine_id, epoch, expires_at > now() AS live FROM account_leases WHERE account_id = w.account_id FOR SHARE
+         SELECT engine_id, epoch, ${leaseLive('account_leases')} AS live FROM account_leases WHERE account_id = w.account_id FOR SHARE
        ) l ON true`,
       [orderAccounts, automationIds, timeout],
     );
@@ -212,7 +224,7 @@ export function paperFence(engineId: string, heldEpochs: () => ReadonlyMap<numbe
     const unread = accountIds.filter((accountId) => !leased.has(accountId));
     if (unread.length > 0) {
       const rows = await tx.query<LeaseRow>(
-        'SELECT account_id, engine_id, epoch, expires_at > now() AS live FROM account_leases WHERE account_id = ANY($1::bigint[]) ORDER BY account_id FOR SHARE',
+        `SELECT account_id, engine_id, epoch, ${leaseLive('account_leases')} AS live FROM account_leases WHERE account_id = ANY($1::bigint[]) ORDER BY account_id FOR SHARE`,
         [unread],
       );
       for (const row of rows) leased.set(Number(row.account_id), row);

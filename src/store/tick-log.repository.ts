@@ -58,7 +58,7 @@ export class SqlTickLog {
   /** The lowest position an account was handed back or left at by an engine no longer holding it. */
   async lowestUnheld(): Promise<number | undefined> {
     const [row] = await this.db.query<{ seq: number | null }>(
-      'SELECT min(tick_seq) AS seq FROM account_positions WHERE tick_seq IS NOT NULL AND (engine_id IS NULL OR expires_at <= now())',
+      'SELECT min(tick_seq) AS seq FROM account_positions WHERE tick_seq IS NOT NULL AND NOT live',
     );
     return row?.seq === null || row?.seq === undefined ? undefined : Number(row.seq);
   }
