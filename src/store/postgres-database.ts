@@ -3,11 +3,13 @@ import { StorageUnavailableError } from '../shared/errors.ts';
 import type { Database, NotifyHandlers, Sql } from './database.ts';
 import { PostgresListener } from './postgres-listener.ts';
 import { inlineParams } from './inline-params.ts';
+import { parseTimestamptz } from './timestamptz.ts';
 import { named } from './statement-error.ts';
 
 const typeParsers = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    if (oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary') return parseTimestamptz;
     return pg.types.getTypeParser(oid, format);
   },
 };
