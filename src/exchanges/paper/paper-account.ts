@@ -165,9 +165,9 @@ export class PaperAccount implements Exchange {
   }
 
   /**
-   * After its open orders were adopted: what is locked is what they hold back. Funds stay locked
-   * for an order never stored when the process stopped after the batch that stored them and
-   * before the one that took the order back (its automation's part refused).
+   * After its open orders were adopted: what is locked is what they hold back. A process that
+   * stopped inside a batch with a refused part left funds locked for an order never stored, or an
+   * order stored without the funds it locked (docs/architecture.md).
    */
   settleLocks(): ReturnType<PaperLedger['backLocks']> {
     const backed = new Map<string, Decimal>();

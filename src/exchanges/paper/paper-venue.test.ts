@@ -5,7 +5,7 @@ import { ExchangeError, type OrderUpdate } from '../exchange.ts';
 import { fixedSlippage } from './fill-models.ts';
 import type { PaperAccount } from './paper-account.ts';
 import { PAPER_MARKETS } from './paper-markets.ts';
-import { PaperVenue } from './paper-venue.ts';
+import { type LocksCorrected, PaperVenue } from './paper-venue.ts';
 
 const at = (minute: number) => new Date(Date.UTC(2024, 0, 1, 0, minute));
 const balances = (usdt: string, btc: string) => [
@@ -93,8 +93,8 @@ describe(PaperVenue.name, () => {
       return next;
     };
     const corrections: unknown[] = [];
-    const note = (accountId: number, corrected: Array<{ currency: string; locked: { toFixed(): string }; backed: { toFixed(): string } }>) =>
-      corrections.push([accountId, ...corrected.map(({ currency, locked, backed }) => [currency, locked.toFixed(), backed.toFixed()])]);
+    const note: LocksCorrected = (accountId, corrected) =>
+      void corrections.push([accountId, ...corrected.map(({ currency, locked, backed }) => [currency, locked.toFixed(), backed.toFixed()])]);
     let next = restart();
     const [same] = next.restoreAccounts([{ accountId: 1, ...stored }], note);
     assert.deepEqual(await holding(same!, 'USDT'), usdt);
