@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { dec, floorToStep, isMultipleOf, referenceCompare, roundToStep, stepPlaces } from './decimal.ts';
+import { dec, Decimal, floorToStep, isMultipleOf, referenceCompare, roundToStep, stepPlaces, ZERO } from './decimal.ts';
 
 const decimalText = fc.oneof(
   fc.constantFrom('0', '-0', '1', '-1', '0.1', '10000000', '9999999.9999999', '1e-40', '-1e30', 'Infinity', '-Infinity', 'NaN'),
@@ -50,5 +50,17 @@ describe('steps of a power of ten', () => {
     assert.equal(stepPlaces(dec('1')), 0);
     assert.equal(stepPlaces(dec('1e-12')), 12);
     for (const other of ['10', '0.5', '0.011', '0', '-0.01']) assert.equal(stepPlaces(dec(other)), undefined, other);
+  });
+});
+
+describe('dec', () => {
+  it('gives the shared zero for zero, and a new decimal of the value for anything else', () => {
+    assert.equal(dec('0'), ZERO);
+    assert.equal(dec(0), ZERO);
+    for (const value of ['-0', '0.0', '1', '0.001', -0]) {
+      assert.notEqual(dec(value), ZERO);
+      assert.equal(dec(value).toString(), new Decimal(value).toString());
+    }
+    assert.equal(Object.is(dec(-0).toNumber(), -0), true, 'a negative zero stays negative');
   });
 });

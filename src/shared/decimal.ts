@@ -25,9 +25,13 @@ export { D as Decimal };
 export type Decimal = InstanceType<typeof D>;
 export type DecimalLike = Decimal | string | number;
 
-export const dec = (value: DecimalLike): Decimal => new D(value);
-
 export const ZERO = new D(0);
+
+/**
+ * A decimal of the value. Zero, the most frequent value read back (an open order's filled amount
+ * and fee), is the one shared `ZERO`: decimals are never changed in place.
+ */
+export const dec = (value: DecimalLike): Decimal => (value === '0' || Object.is(value, 0) ? ZERO : new D(value));
 
 /** The multiple of `step` nearest to `value`, halves away from zero (exchange price rounding). */
 export function roundToStep(value: Decimal, step: Decimal): Decimal {
