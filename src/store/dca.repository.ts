@@ -9,7 +9,7 @@ import type { DcaStore, DealFilter, ProfitFilter, ProfitSum, StoredDeal } from '
 import type { KindRecords } from '../engine/engine-store.ts';
 import { dec } from '../shared/decimal.ts';
 import type { Sql } from './database.ts';
-import { columns } from './unnest.ts';
+import { columns, slices } from './unnest.ts';
 
 interface DealRow {
   bot_id: string | number;
@@ -66,16 +66,15 @@ export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<voi
     );
   }
   if (events.size > 0) {
-    // Each row's messages are a slice of one array of all the batch's messages.
     const rows = [...events.values()];
-    let first = 1;
+    const messages = slices(rows.map((row) => row.messages));
     await sql.write(
       `INSERT INTO dca_deal_events (deal_id, messages, created_at)
        SELECT e.deal_id, ($5::text[])[e.first:e.last], e.created_at
        FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[]) AS e (deal_id, first, last, created_at)`,
       [
-        ...columns(rows.map((row) => [row.dealId, first, (first += row.messages.length) - 1, new Date(row.at)]), 4),
-        rows.flatMap((row) => row.messages),
+        ...columns(rows.map((row, index) => [row.dealId, ...messages.bounds[index]!, new Date(row.at)]), 4),
+        messages.all,
       ],
     );
   }

@@ -17,7 +17,7 @@ import type {
 } from '../engine/engine-store.ts';
 import { applyLog, changesText, type PackedChanges } from '../engine/state-changes.ts';
 import type { Database } from './database.ts';
-import { columns } from './unnest.ts';
+import { columns, slices } from './unnest.ts';
 
 interface AutomationRow {
   id: string;
@@ -134,8 +134,7 @@ export class SqlEngineRepository implements EngineStore {
         return writer && typeof writer !== 'function' ? writer : undefined;
       });
       if (logged.length > 0) {
-        // Each row's messages are a slice of one array of all the batch's messages.
-        let first = 1;
+        const messages = slices(logged.map((row) => row.messages));
         await tx.write(
           `INSERT INTO automation_events (automation_id, messages, created_at, changes, tick_seq, records)
            SELECT e.automation_id, CASE WHEN e.last >= e.first THEN ($8::text[])[e.first:e.last] END, e.created_at, e.changes,
@@ -144,10 +143,10 @@ export class SqlEngineRepository implements EngineStore {
              AS e (automation_id, first, last, created_at, changes, tick_seq, records)`,
           [
             ...columns(
-              logged.map((row) => [row.automationId, first, (first += row.messages.length) - 1, row.at, row.changes, row.tickSeq, row.records]),
+              logged.map((row, index) => [row.automationId, ...messages.bounds[index]!, row.at, row.changes, row.tickSeq, row.records]),
               7,
             ),
-            logged.flatMap((row) => row.messages),
+            messages.all,
           ],
         );
       }
