@@ -36,7 +36,7 @@ import { bothWriters, OutboxHook } from '../src/notifications/outbox-hook.ts';
 import { SqlNotificationsRepository } from '../src/store/notifications.repository.ts';
 import { type Benchmark, type BenchOutcome, scaled } from './support/benchmark.ts';
 import { describeResult, engineErrorFailures, marketBatches, replay, type ReplayResult, type World } from './support/engine-replay.ts';
-import { describeLimit, rawWriteLimit } from './support/raw-write-limit.ts';
+import { describeLimit } from './support/raw-write-limit.ts';
 
 const BOTS_PER_PAIR = scaled(250);
 const ACTIVE_SAFETY_ORDERS = 5;
@@ -114,9 +114,7 @@ async function withBots(batches: MarketTick[][], bare: ReplayResult, failures: s
   });
   console.log(`  ${created} bots created and their first deals started in ${(setupMs / 1000).toFixed(1)} s (included in neither figure)`);
   console.log(describeResult(`${created} DCA bots, ${label}`, loaded, bare));
-  if (!notified && loaded.fills > 0) {
-    console.log(describeLimit(loaded.fills, loaded.ms / 1000, loaded.written, await rawWriteLimit(loaded.world.db, loaded.written, loaded.storedBatches)));
-  }
+  if (!notified && loaded.fills > 0) console.log(await describeLimit(loaded));
 
   const [sums] = await loaded.world.db.query<{ started: string; closed: string; usd: string | null }>(
     `SELECT count(*) AS started, count(*) FILTER (WHERE status IN ('completed', 'panic_sold', 'stop_loss_finished')) AS closed,

@@ -22,7 +22,7 @@ import type { MarketTick } from '../src/domain/market/market-tick.ts';
 import { MemoryGridProfits } from '../src/store/memory/memory-grid-profits.ts';
 import { describeResult, engineErrorFailures, marketBatches, replay, type TimedReplay, type World } from './support/engine-replay.ts';
 import { replayInMemory } from './support/memory-replay.ts';
-import { describeLimit, rawWriteLimit } from './support/raw-write-limit.ts';
+import { describeLimit } from './support/raw-write-limit.ts';
 
 const BOTS_PER_PAIR = scaled(250);
 const LINES = Number(process.env.BENCH_GRID_LINES ?? 100);
@@ -66,9 +66,7 @@ async function run(): Promise<BenchOutcome> {
   console.log(`  ${created} bots created in ${(setupMs / 1000).toFixed(1)} s (included in neither figure)`);
   console.log(`  ${perBot('stored', loaded.setupHeapBytes, created)}`);
   console.log(describeResult(`with ${created} grid bots`, loaded, bare));
-  if (loaded.fills > 0) {
-    console.log(describeLimit(loaded.fills, loaded.ms / 1000, loaded.written, await rawWriteLimit(loaded.world.db, loaded.written, loaded.storedBatches)));
-  }
+  if (loaded.fills > 0) console.log(await describeLimit(loaded));
 
   if (loaded.fills === 0) failures.push('no grid order filled');
   failures.push(...engineErrorFailures(loaded.world));

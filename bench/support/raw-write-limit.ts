@@ -2,14 +2,15 @@
  * The database's raw write limit for what a replay wrote: rows of the same shapes (copied from the
  * rows the run left in its tables) inserted in batches of the run's size (each table's rows per
  * stored batch, one transaction a batch, its statements sent together as the engine's are) into
- * empty copies of the tables (their indexes included, as non-unique ones; their foreign keys not), with nothing else
- * running. A row the run updated counts as one inserted here: the limit is stated in rows written,
- * whatever the write.
+ * empty copies of the tables (their indexes included, as non-unique ones; their foreign keys
+ * not), with nothing else running. A row the run updated counts as one inserted here: the limit
+ * is stated in rows written, whatever the write.
  */
 import type { Database } from '../../src/store/database.ts';
+import type { ReplayResult } from './engine-replay.ts';
 import type { Written } from './write-stats.ts';
 
-export interface RawWriteLimit {
+interface RawWriteLimit {
   rowsPerSecond: number;
   rowsPerBatch: number;
   batches: number;
@@ -23,7 +24,7 @@ interface Column {
   type: string;
 }
 
-export async function rawWriteLimit(db: Database, written: Written, storedBatches: number): Promise<RawWriteLimit> {
+async function rawWriteLimit(db: Database, written: Written, storedBatches: number): Promise<RawWriteLimit> {
   const tables = [...written.rowsByTable].filter(([, rows]) => rows > 0);
   const perBatch = new Map(tables.map(([table, rows]) => [table, Math.max(1, Math.round(rows / Math.max(1, storedBatches)))]));
   const rowsPerBatch = [...perBatch.values()].reduce((sum, rows) => sum + rows, 0);
@@ -100,9 +101,11 @@ const IN_SCHEMA = "(quote_ident(current_schema()) || '.' || quote_ident($1))::re
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const scratch = (table: string) => quoted(`raw_limit_${table}`);
 
-/** Durable fills per second next to the limit for the same rows per fill, as one line. */
-export function describeLimit(fills: number, seconds: number, written: Written, limit: RawWriteLimit): string {
-  const durable = fills / seconds;
+/** A stored replay's durable fills per second next to the limit measured now for its rows, as one line. */
+export async function describeLimit(replayed: Pick<ReplayResult, 'fills' | 'ms' | 'written' | 'storedBatches' | 'world'>): Promise<string> {
+  const { fills, written } = replayed;
+  const limit = await rawWriteLimit(replayed.world.db, written, replayed.storedBatches);
+  const durable = fills / (replayed.ms / 1000);
   const rowsPerFill = written.rows / fills;
   const limitFills = limit.rowsPerSecond / rowsPerFill;
   return (
