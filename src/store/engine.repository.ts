@@ -96,6 +96,11 @@ export class SqlEngineRepository implements EngineStore {
     const rows = batch.automations.length + batch.events.length + batch.orders.length + batch.records.length + (batch.companion?.length ?? 0);
     if (rows === 0 && !batch.ticks && batch.ticksNeededFrom === undefined && !batch.position) return;
     await this.db.transaction(async (tx) => {
+      // Every statement of a batch writes or looks up rows by an index, a few hundred at most. The
+      // planner, costing pages as if read from disk, hashed the whole journal (a sequential scan of
+      // every order ever placed) to update a batch's orders once it held some 10,000 rows: 8 of a
+      // batch's 12 ms with 23,000 (docs/architecture.md). Where an index serves, it is used.
+      await tx.write('SET LOCAL enable_seqscan = off');
       await batch.position?.(tx);
       await this.guard?.(tx, batch);
       if (batch.orders.length > 0) {
