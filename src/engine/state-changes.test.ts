@@ -143,7 +143,21 @@ describe('state changes', () => {
 
   it('names only the leaves that moved', () => {
     assert.deepEqual(diffJson(gridLike(100), gridLike(100, 7)), [[['v', 'lines', 7, 3], 2]]);
-    assert.deepEqual(diffJson({ a: 1, b: [1, 2] }, { b: [1, 2, 3], c: null }), [[['b'], [1, 2, 3]], [['c'], null], [['a']]]);
+    assert.deepEqual(diffJson({ a: 1, b: [1, 2] }, { b: [1, 2, 3], c: null }), [[['b', 2], 3], [['c'], null], [['a']]]);
+  });
+
+  it('changes a list that grew or shrank item by item, and cuts it', () => {
+    const order = (key: string, price: string) => ({ key, role: 'safety', side: 'buy', price, filled: '0' });
+    const base = { orders: [order('s1', '10'), order('s2', '9'), order('t1', '12')] };
+    const next = { orders: [order('s1', '10'), order('t2', '12')] };
+    const changes = diffJson(base, next);
+    assert.deepEqual(changes, [[['orders', 1, 'key'], 't2'], [['orders', 1, 'price'], '12'], [['orders', 'length'], 2]]);
+    assert.deepEqual(applyChanges(base, JSON.parse(JSON.stringify(packChanges(changes)))), next);
+    assert.deepEqual(applyChanges(next, diffJson(next, base)), base);
+    assert.deepEqual(applyChanges(base, diffJson(base, { orders: [] })), { orders: [] });
+    // An object's own key named length is a key like any other.
+    const counted = { length: 3, items: [1] };
+    assert.deepEqual(applyChanges(counted, packChanges(diffJson(counted, { length: 1, items: [] }))), { length: 1, items: [] });
   });
 
   it('stores a first state whole, then what each changed until the changes add up to its size', () => {

@@ -6,8 +6,13 @@
  * snapshot is written once the changes logged since the last one add up to its size.
  */
 
-/** `[path, value]` sets the value at the path; `[path]` removes the key at the path. */
+/**
+ * `[path, value]` sets the value at the path; `[path]` removes the key at the path. A path ending
+ * in a list's `length` cuts the list to that length.
+ */
 export type StateChange = [Array<string | number>, unknown?];
+
+const LENGTH = 'length';
 
 /**
  * Changes as they are stored: their paths as one tree (`t`), each leaf `[value]` to set or `[]` to
@@ -26,7 +31,7 @@ type PackedNode = { [key: string]: PackedNode } | [unknown?];
  */
 const LOG_FRACTION = 1;
 
-/** What differs between two JSON values, down to the leaves of objects and of same-length arrays. */
+/** What differs between two JSON values, down to the leaves of objects and arrays (an array may grow or be cut). */
 export function diffJson(base: unknown, next: unknown): StateChange[] {
   const out: StateChange[] = [];
   diffInto(base, next, [], out);
@@ -111,9 +116,13 @@ function applyTree(target: unknown, node: PackedNode): unknown {
   return target;
 }
 
-/** Defined rather than assigned, so a key such as `__proto__` stays a plain own key, as JSON has it. */
+/**
+ * Defined rather than assigned, so a key such as `__proto__` stays a plain own key, as JSON has it.
+ * A list's `length` is the one key that is not a JSON key: it cuts the list (diffParts).
+ */
 function define(object: Record<string | number, unknown>, key: string | number, value: unknown): void {
-  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === LENGTH && Array.isArray(object)) object.length = value as number;
+  else Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** What a kind stores of a state, as StateSnapshots needs it (see AutomationKind). */
@@ -231,12 +240,17 @@ export function diffParts(
   partJson: (part: unknown) => unknown,
 ): void {
   if (base === next) return;
-  if (Array.isArray(base) && Array.isArray(next) && base.length === next.length) {
-    for (let index = 0; index < next.length; index += 1) {
+  if (Array.isArray(base) && Array.isArray(next)) {
+    // A list that grew or shrank (a deal's orders) is changed item by item, then cut or
+    // extended: replaced whole, it was most of a DCA batch's logged changes.
+    const common = Math.min(base.length, next.length);
+    for (let index = 0; index < common; index += 1) {
       path.push(index);
       diffParts(base[index], next[index], path, out, partJson);
       path.pop();
     }
+    for (let index = common; index < next.length; index += 1) out.push([[...path, index], partJson(next[index]) ?? null]);
+    if (next.length < base.length) out.push([[...path, LENGTH], next.length]);
   } else if (isRecord(base) && isRecord(next)) {
     for (const key in next) {
       if (!Object.hasOwn(next, key) || next[key] === undefined) continue;
