@@ -51,17 +51,24 @@ export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<voi
       deal.usdProfit, deal.btcProfit, deal.note, new Date(deal.createdAt), new Date(deal.updatedAt), iso(deal.closedAt),
       JSON.stringify(deal),
     ]);
+    // Updated where stored and inserted where not, as the journal is: an upsert locks each stored
+    // row before updating it, a WAL record of its own.
     await sql.write(
-      `INSERT INTO dca_deals (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency,
-         final_profit, final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data)
-       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
+      `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
          $8::text[], $9::text[], $10::boolean[], $11::text[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[],
          $16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::jsonb[])
-       ON CONFLICT (id) DO UPDATE SET bot_name = EXCLUDED.bot_name, status = EXCLUDED.status, finished = EXCLUDED.finished,
-         profit_currency = EXCLUDED.profit_currency, final_profit = EXCLUDED.final_profit,
-         final_profit_percentage = EXCLUDED.final_profit_percentage, usd_final_profit = EXCLUDED.usd_final_profit,
-         btc_final_profit = EXCLUDED.btc_final_profit, note = EXCLUDED.note, updated_at = EXCLUDED.updated_at,
-         closed_at = EXCLUDED.closed_at, data = EXCLUDED.data`,
+         AS c (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency, final_profit,
+           final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data)),
+       updated AS (
+         UPDATE dca_deals d SET bot_name = c.bot_name, status = c.status, finished = c.finished,
+           profit_currency = c.profit_currency, final_profit = c.final_profit,
+           final_profit_percentage = c.final_profit_percentage, usd_final_profit = c.usd_final_profit,
+           btc_final_profit = c.btc_final_profit, note = c.note, updated_at = c.updated_at, closed_at = c.closed_at, data = c.data
+         FROM c WHERE d.id = c.id RETURNING d.id
+       )
+       INSERT INTO dca_deals (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency,
+         final_profit, final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data)
+       SELECT * FROM c WHERE c.id NOT IN (SELECT id FROM updated)`,
       columns(rows, 20),
     );
   }
