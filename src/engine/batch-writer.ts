@@ -7,7 +7,7 @@ import type { CancelOrder, PlaceOrder, StepResult } from '../domain/automation.t
 import type { OrderRequest, Ticker } from '../exchanges/exchange.ts';
 import type { AnyAutomationKind, Automation, EngineOrder, LiveAutomation } from './automation-kind.ts';
 import type { BatchStore } from './batch-store.ts';
-import type { CommittedBatch, EngineBatch, EngineStore, StoredAutomation } from './engine-store.ts';
+import type { CommittedBatch, CompanionWrite, EngineBatch, EngineStore, StoredAutomation } from './engine-store.ts';
 import type { DeferredChanges } from './deferred-changes.ts';
 import { isFinal, type OrderJournal } from './order-journal.ts';
 import { type PackedChanges, StateSnapshots } from './state-changes.ts';
@@ -35,7 +35,7 @@ export class BatchWriter {
   private events: EngineBatch['events'] = [];
   private records = new Map<number, { kind: string; records: unknown[] }>();
   private orders = new Set<EngineOrder>();
-  private companion: Array<(tx: Sql) => Promise<void>> = [];
+  private companion: CompanionWrite[] = [];
   private position: ((tx: Sql) => Promise<void>) | undefined;
   /** Orders journaled in this batch: never sent if their automation's part is refused. */
   private placed: EngineOrder[] = [];
@@ -101,7 +101,7 @@ export class BatchWriter {
   }
 
   /** The companion's changes, written in this batch's transaction. */
-  noteCompanion(write: (tx: Sql) => Promise<void>): void {
+  noteCompanion(write: CompanionWrite): void {
     this.companion.push(write);
   }
 
@@ -164,6 +164,7 @@ export class BatchWriter {
         const running = kind.isRunning(automation.state);
         return {
           id: automation.id,
+          accountId: automation.accountId,
           running,
           ...this.encode(automation, kind, running),
           updatedAt: automation.updatedAt,

@@ -87,6 +87,8 @@ export interface NewAutomation {
  */
 export type AutomationChange = {
   id: number;
+  /** The account it trades on: a companion's balances of that account may be logged with its event row. */
+  accountId?: number;
   running: boolean;
   updatedAt: Date;
   /** The last logged tick batch this state has seen, when the engine logs ticks. */
@@ -105,7 +107,7 @@ export interface EngineBatch {
   orders: EngineOrder[];
   records: Array<{ kind: string; automationId: number; records: unknown[] }>;
   /** Writes of the batch's companion (the paper exchange's changes), in the batch's transaction. */
-  companion?: Array<(tx: Sql) => Promise<void>>;
+  companion?: CompanionWrite[];
   /**
    * The engine's position in the shared tick log, as of the ticks this batch handled. Written
    * first, before the guard's check: the engine's row is then locked before any lease row, in the
@@ -119,13 +121,25 @@ export interface EngineBatch {
 }
 
 /**
+ * A companion's changes as written in a batch's transaction. `balances`: per paper account whose
+ * balances moved, their stored text. The store logs each with the batch's event row of one of the
+ * account's automations when the batch writes one, and tells the write which it logged
+ * (`logged`): it writes the balances of the others itself. At one bot per account, the balances
+ * were a row of their own in every batch that filled an order (migration 0088).
+ */
+export interface CompanionWrite {
+  (tx: Sql, logged?: ReadonlySet<number>): Promise<void>;
+  readonly balances?: ReadonlyMap<number, string>;
+}
+
+/**
  * Another component whose changes are stored in the engine's batch transactions (the paper
  * exchange, in one process per database): what it changed is taken when a batch takes its
  * inputs, so that what is stored agrees with what the batch handled, and written with the batch.
  */
 export interface BatchCompanion {
   /** What changed since it was last taken, as its write in the batch's transaction. */
-  take(): ((tx: Sql) => Promise<void>) | undefined;
+  take(): CompanionWrite | undefined;
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 import type { MarketTick } from '../domain/market/market-tick.ts';
 import type { Balance, Exchange, ExchangeOrder, Fill, Market, OrderRequest, OrderUpdate, Ticker } from '../exchanges/exchange.ts';
-import type { PaperChanges, PaperFees, PaperStateStore, PaperWrite, StoredPaperAccount } from '../exchanges/paper-state.ts';
+import { balancesText, type PaperChanges, type PaperFees, type PaperStateStore, type PaperWrite, type StoredPaperAccount } from '../exchanges/paper-state.ts';
+import type { Sql } from '../store/database.ts';
 import type { PriceFeed } from '../market-data/price-feed.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PaperCompanion } from './engine-store.ts';
@@ -55,6 +56,12 @@ export interface PaperChangesHost {
   journals?(accountId: number, clientOrderId: string): boolean;
 }
 
+/**
+ * An account's balances are logged with the event rows of at most so many batches in a row, then
+ * written to its balances row: reading them looks at the event rows logged after that row.
+ */
+const BALANCES_LOGGED_AT_MOST = 64;
+
 /** A new block of order ids is reserved when fewer than this are left. */
 const IDS_LOW = 100_000;
 
@@ -71,6 +78,8 @@ export class PaperTrading {
   private inFlight = 0;
   /** Set by `storeThrough`: the engine stores the venue's changes. */
   private host: PaperChangesHost | undefined;
+  /** Per account, the batches in a row that logged its balances with their event rows. */
+  private readonly balancesLogged = new Map<number, number>();
   /** Marks the engine's own placements (`batch`), which its next batch stores. */
   private readonly engineBatch = new AsyncLocalStorage<true>();
   /**
@@ -130,9 +139,15 @@ export class PaperTrading {
         this.opened = new Set();
         // Order ids come in blocks (load): a new one is reserved before this one runs out.
         if (this.store.reserveIds && this.venue.idsLeft() < IDS_LOW) this.reserving ??= this.reserveIds().catch(() => undefined).finally(() => (this.reserving = undefined));
-        return async (tx) => {
-          for (const accountId of await writeIn(tx, changes, opened)) this.leave(accountId);
+        const balances = new Map<number, string>();
+        for (const change of changes.balances) {
+          if ((this.balancesLogged.get(change.accountId) ?? 0) < BALANCES_LOGGED_AT_MOST) balances.set(change.accountId, balancesText(change.balances));
+        }
+        const write = async (tx: Sql, logged?: ReadonlySet<number>) => {
+          for (const { accountId } of changes.balances) this.balancesLogged.set(accountId, logged?.has(accountId) ? (this.balancesLogged.get(accountId) ?? 0) + 1 : 0);
+          for (const accountId of await writeIn(tx, changes, opened, logged)) this.leave(accountId);
         };
+        return Object.assign(write, { balances });
       },
     };
   }

@@ -21,6 +21,11 @@ export interface PaperChanges {
   fills: Array<{ accountId: number; fill: Fill; journaled?: boolean }>;
 }
 
+/** An account's balances as stored: JSON, `[[currency, free, locked], ...]` in the order given. */
+export function balancesText(balances: readonly Balance[]): string {
+  return JSON.stringify(balances.map((b) => [b.currency, b.free.toFixed(), b.locked.toFixed()]));
+}
+
 export interface PaperFees {
   maker: Decimal;
   taker: Decimal;
@@ -63,8 +68,9 @@ export interface PaperStateStore {
   /**
    * Writes changes inside another transaction (the engine's batch). With leases, as `save` does:
    * the accounts in `opened` unless another live engine holds them ('free'), the others only when
-   * held ('held'); answers the accounts whose changes were refused.
+   * held ('held'); answers the accounts whose changes were refused. The balances of the accounts
+   * in `logged` were logged with the batch's event rows (`CompanionWrite.balances`): not written.
    */
-  writeIn?(tx: Sql, changes: PaperChanges, opened?: ReadonlySet<number>): Promise<readonly number[]>;
+  writeIn?(tx: Sql, changes: PaperChanges, opened?: ReadonlySet<number>, logged?: ReadonlySet<number>): Promise<readonly number[]>;
   findOrder(accountId: number, clientOrderId: string): Promise<ExchangeOrder | undefined>;
 }

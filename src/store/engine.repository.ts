@@ -138,18 +138,21 @@ export class SqlEngineRepository implements EngineStore {
         const writer = this.writers.get(kind);
         return writer && typeof writer !== 'function' ? writer : undefined;
       });
+      const balances = loggedBalances(batch, logged);
       if (logged.length > 0) {
         const messages = slices(logged.map((row) => row.messages));
         await tx.write(
-          `INSERT INTO automation_events (automation_id, messages, created_at, changes, tick_seq, records)
-           SELECT e.automation_id, CASE WHEN e.last >= e.first THEN ($8::text[])[e.first:e.last] END, e.created_at, e.changes,
-             e.tick_seq, e.records
-           FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[], $5::text[], $6::bigint[], $7::text[])
-             AS e (automation_id, first, last, created_at, changes, tick_seq, records)`,
+          `INSERT INTO automation_events (automation_id, messages, created_at, changes, tick_seq, records, balances)
+           SELECT e.automation_id, CASE WHEN e.last >= e.first THEN ($9::text[])[e.first:e.last] END, e.created_at, e.changes,
+             e.tick_seq, e.records, e.balances
+           FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[], $5::text[], $6::bigint[], $7::text[], $8::text[])
+             AS e (automation_id, first, last, created_at, changes, tick_seq, records, balances)`,
           [
             ...columns(
-              logged.map((row, index) => [row.automationId, ...messages.bounds[index]!, row.at, row.changes, row.tickSeq, row.records]),
-              7,
+              logged.map((row, index) => [
+                row.automationId, ...messages.bounds[index]!, row.at, row.changes, row.tickSeq, row.records, balances.rows[index] ?? null,
+              ]),
+              8,
             ),
             messages.all,
           ],
@@ -177,7 +180,7 @@ export class SqlEngineRepository implements EngineStore {
           ),
         );
       }
-      for (const write of batch.companion ?? []) await write(tx);
+      for (const write of batch.companion ?? []) await write(tx, balances.accounts);
       if (batch.ticks) {
         const { seq, at, ticks, ids } = batch.ticks;
         await tx.write('INSERT INTO engine_ticks (seq, at, ticks, ids) VALUES ($1, $2, $3, $4)', [seq, at, JSON.stringify(ticks), JSON.stringify(ids)]);
@@ -268,6 +271,29 @@ export class SqlEngineRepository implements EngineStore {
     );
     return rows.map((row) => Number(row.id));
   }
+}
+
+/**
+ * The companion's balances of each account, logged with the first of the batch's event rows of
+ * an automation of that account (`rows`, by the index of the row): those accounts (`accounts`)
+ * get no balances row in this batch. A later write of the companion has the newer balances.
+ */
+function loggedBalances(batch: EngineBatch, logged: readonly LogRow[]): { rows: Array<string | undefined>; accounts: ReadonlySet<number> } {
+  const rows: Array<string | undefined> = [];
+  const accounts = new Set<number>();
+  const latest = new Map<number, string>();
+  for (const write of batch.companion ?? []) for (const [accountId, text] of write.balances ?? []) latest.set(accountId, text);
+  if (latest.size === 0) return { rows, accounts };
+  const accountOf = new Map(batch.automations.map((change) => [change.id, change.accountId]));
+  logged.forEach((row, index) => {
+    const accountId = accountOf.get(row.automationId);
+    if (accountId === undefined || accounts.has(accountId)) return;
+    const text = latest.get(accountId);
+    if (text === undefined) return;
+    rows[index] = text;
+    accounts.add(accountId);
+  });
+  return { rows, accounts };
 }
 
 interface LogRow {

@@ -4,7 +4,15 @@
  * three statements.
  */
 import type { ExchangeOrder } from '../exchanges/exchange.ts';
-import type { PaperChanges, PaperFees, PaperStateStore, PaperWrite, StoredPaperAccount, StoredPaperState } from '../exchanges/paper-state.ts';
+import {
+  balancesText,
+  type PaperChanges,
+  type PaperFees,
+  type PaperStateStore,
+  type PaperWrite,
+  type StoredPaperAccount,
+  type StoredPaperState,
+} from '../exchanges/paper-state.ts';
 import { dec } from '../shared/decimal.ts';
 import type { Database, Sql } from './database.ts';
 import { columns } from './unnest.ts';
@@ -67,7 +75,7 @@ export class SqlPaperRepository implements PaperStateStore {
     return this.db.transaction((tx) => this.writeIn(tx, changes, write === 'free' ? new Set(accountsOf(changes)) : undefined));
   }
 
-  async writeIn(tx: Sql, changes: PaperChanges, opened?: ReadonlySet<number>): Promise<readonly number[]> {
+  async writeIn(tx: Sql, changes: PaperChanges, opened?: ReadonlySet<number>, logged?: ReadonlySet<number>): Promise<readonly number[]> {
     let refused: number[] = [];
     if (this.fence) {
       const accountIds = accountsOf(changes);
@@ -82,7 +90,7 @@ export class SqlPaperRepository implements PaperStateStore {
         changes = { balances: changes.balances.filter(kept), orders: changes.orders.filter(kept), fills: changes.fills.filter(kept) };
       }
     }
-    await this.write(tx, changes);
+    await this.write(tx, logged?.size ? { ...changes, balances: changes.balances.filter((change) => !logged.has(change.accountId)) } : changes);
     return refused;
   }
 
@@ -141,20 +149,20 @@ export class SqlPaperRepository implements PaperStateStore {
 
   private async write(tx: Sql, changes: PaperChanges): Promise<void> {
     if (changes.balances.length > 0) {
-      const rows = changes.balances.map(({ accountId, balances }) => [
-        accountId,
-        JSON.stringify(balances.map((b) => [b.currency, b.free.toFixed(), b.locked.toFixed()])),
-      ]);
+      const rows = changes.balances.map(({ accountId, balances }) => [accountId, balancesText(balances)]);
       // Updated where stored and inserted where not: an upsert would lock each row before
-      // updating it, a WAL record of its own.
+      // updating it, a WAL record of its own. The row is newer than every event row that logged
+      // the account's balances before it (migration 0088).
       await tx.write(
         `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::text[]) AS c (account_id, balances)),
+         after AS (SELECT nextval(pg_get_serial_sequence('automation_events', 'id')) AS id),
          updated AS (
-           UPDATE paper_account_balances b SET balances = c.balances FROM c
-           WHERE b.account_id = c.account_id AND b.balances <> c.balances
+           UPDATE paper_account_balances b SET balances = c.balances, logged_after = after.id FROM c, after
+           WHERE b.account_id = c.account_id
          )
-         INSERT INTO paper_account_balances (account_id, balances)
-         SELECT * FROM c WHERE NOT EXISTS (SELECT 1 FROM paper_account_balances b WHERE b.account_id = c.account_id)`,
+         INSERT INTO paper_account_balances (account_id, balances, logged_after)
+         SELECT c.account_id, c.balances, after.id FROM c, after
+         WHERE NOT EXISTS (SELECT 1 FROM paper_account_balances b WHERE b.account_id = c.account_id)`,
         columns(rows, 2),
       );
     }
