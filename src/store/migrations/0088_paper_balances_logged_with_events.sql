@@ -14,13 +14,19 @@ CREATE OR REPLACE FUNCTION remove_automation_history() RETURNS trigger LANGUAGE 
   $$ BEGIN INSERT INTO paper_account_balances AS b (account_id, balances, logged_after) SELECT OLD.account_id, e.balances, e.id FROM automation_events e WHERE e.automation_id = OLD.id AND e.balances IS NOT NULL ORDER BY e.id DESC LIMIT 1 ON CONFLICT (account_id) DO UPDATE SET balances = EXCLUDED.balances, logged_after = EXCLUDED.logged_after WHERE b.logged_after < EXCLUDED.logged_after; DELETE FROM engine_orders WHERE automation_id = OLD.id; DELETE FROM automation_events WHERE automation_id = OLD.id; DELETE FROM grid_bot_profits WHERE automation_id = OLD.id; RETURN NULL; END $$;
 
 -- Each paper account's balances as they stand (an account's first balances may have been logged
--- before its row was written).
+-- before its row was written). Each of its automations' last event row that logged balances is
+-- found by the key's index, from the newest back: a scan of every event row per account took
+-- 1.8 s to read 500 accounts.
 CREATE VIEW paper_current_balances AS
 SELECT x.id AS account_id, coalesce(l.balances, b.balances) AS balances
 FROM accounts x LEFT JOIN paper_account_balances b ON b.account_id = x.id LEFT JOIN LATERAL (
-  SELECT e.balances FROM automations a JOIN automation_events e ON e.automation_id = a.id
-  WHERE a.account_id = x.id AND e.balances IS NOT NULL AND e.id > coalesce(b.logged_after, 0)
-  ORDER BY e.id DESC LIMIT 1
+  SELECT last.balances FROM automations a CROSS JOIN LATERAL (
+    SELECT e.id, e.balances FROM automation_events e
+    WHERE e.automation_id = a.id AND e.id > coalesce(b.logged_after, 0) AND e.balances IS NOT NULL
+    ORDER BY e.id DESC LIMIT 1
+  ) last
+  WHERE a.account_id = x.id
+  ORDER BY last.id DESC LIMIT 1
 ) l ON true
 WHERE x.market_code = 'paper_trading' AND coalesce(l.balances, b.balances) IS NOT NULL;
 
