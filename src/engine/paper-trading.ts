@@ -267,10 +267,7 @@ export class PaperTrading {
 
   /** Forgets an account this engine no longer holds (lost, handed back); it is read afresh when used. */
   drop(accountId: number): Promise<void> {
-    return this.serialized(async () => {
-      this.venue.dropAccount(accountId);
-      this.venueAccounts.delete(accountId);
-    });
+    return this.serialized(async () => this.leave(accountId));
   }
 
   private async reserveIds(): Promise<void> {
@@ -289,6 +286,7 @@ export class PaperTrading {
   private leave(accountId: number): void {
     this.venue.dropAccount(accountId);
     this.venueAccounts.delete(accountId);
+    this.balancesLogged.delete(accountId);
   }
 
   async stop(): Promise<void> {
