@@ -16,11 +16,11 @@ interface DealRow {
   bot_name: string;
   account_id: string | number;
   user_id: string | number;
-  data: Deal | string;
+  data: string;
 }
 
 const toStored = (row: DealRow): StoredDeal => ({
-  deal: typeof row.data === 'string' ? (JSON.parse(row.data) as Deal) : row.data,
+  deal: JSON.parse(row.data) as Deal,
   botId: Number(row.bot_id),
   botName: row.bot_name,
   accountId: Number(row.account_id),
@@ -56,7 +56,7 @@ export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<voi
     await sql.write(
       `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
          $8::text[], $9::text[], $10::boolean[], $11::text[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[],
-         $16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::jsonb[])
+         $16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[])
          AS c (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency, final_profit,
            final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data)),
        updated AS (
