@@ -173,9 +173,7 @@ export class PaperAccount implements Exchange {
     const backed = new Map<string, Decimal>();
     for (const order of this.orders.values()) {
       if (order.status !== 'open' || order.price === null) continue;
-      const market = this.venue.market(order.pair);
-      const remaining = order.amount.minus(order.filled);
-      const [currency, amount] = order.side === 'buy' ? [market.quote, remaining.times(order.price)] : [market.base, remaining];
+      const [currency, amount] = heldBack(this.venue.market(order.pair), order.side, order.amount.minus(order.filled), order.price);
       backed.set(currency, (backed.get(currency) ?? ZERO).plus(amount));
     }
     return this.ledger.backLocks(backed);
@@ -226,8 +224,7 @@ export class PaperAccount implements Exchange {
   }
 
   private lockFor(market: Market, side: 'buy' | 'sell', amount: Decimal, price: Decimal): void {
-    if (side === 'buy') this.ledger.lock(market.quote, amount.times(price));
-    else this.ledger.lock(market.base, amount);
+    this.ledger.lock(...heldBack(market, side, amount, price));
   }
 
   private record(request: OrderRequest, price: Decimal | null, at: Date): ExchangeOrder {
@@ -310,9 +307,7 @@ export class PaperAccount implements Exchange {
 
   /** Cancels what is left of an order and releases the funds locked for it. */
   private cancelUnfilled(market: Market, order: ExchangeOrder, at: Date): void {
-    const remaining = order.amount.minus(order.filled);
-    if (order.side === 'buy') this.ledger.unlock(market.quote, remaining.times(order.price!));
-    else this.ledger.unlock(market.base, remaining);
+    this.ledger.unlock(...heldBack(market, order.side, order.amount.minus(order.filled), order.price!));
     order.status = 'cancelled';
     order.updatedAt = at;
     this.retire(order);
@@ -325,4 +320,9 @@ export class PaperAccount implements Exchange {
 }
 
 /** `sum` plus `amount`; most orders fill at once, from zero, and then the sum is the amount itself. */
+/** What a resting order of `amount` at `price` holds back: the quote it would pay, or the base it would sell. */
+function heldBack(market: Market, side: 'buy' | 'sell', amount: Decimal, price: Decimal): [currency: string, amount: Decimal] {
+  return side === 'buy' ? [market.quote, amount.times(price)] : [market.base, amount];
+}
+
 const added = (sum: Decimal, amount: Decimal): Decimal => (sum.isZero() ? amount : sum.plus(amount));
