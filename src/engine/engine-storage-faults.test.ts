@@ -44,6 +44,49 @@ const buyerKind: AutomationKind<BuyerState, { type: 'start' }> = {
   fromJson: (json) => json as BuyerState,
 };
 
+/**
+ * Places one limit buy below the first price it hears and cancels it at the next; a poisoned one
+ * logs the cancellation with a NUL character, so storage refuses that batch's part.
+ */
+interface CancellerState {
+  poisoned: boolean;
+  status: 'watching' | 'placed' | 'cancelling' | 'closed' | 'quarantined';
+}
+
+const cancellerKind: AutomationKind<CancellerState, { type: 'start' }> = {
+  name: 'canceller_test',
+  orderIdPrefix: 'z',
+  step(state, input: EngineInput | { type: 'start' }): StepResult<CancellerState, never> {
+    const result: StepResult<CancellerState, never> = { state, commands: [], events: [], records: [] };
+    if (input.type === 'order_closed' && state.status === 'cancelling') result.state = { ...state, status: 'closed' };
+    if (input.type !== 'tick') return result;
+    if (state.status === 'watching') {
+      result.state = { ...state, status: 'placed' };
+      result.commands.push({ type: 'place_order', key: 'b', pair: 'USDT_BTC', side: 'buy', orderType: 'limit', amount: dec('0.001'), price: input.price.minus(1000), role: 'entry' });
+    } else if (state.status === 'placed') {
+      result.state = { ...state, status: 'cancelling' };
+      result.commands.push({ type: 'cancel_order', key: 'b' });
+      result.events.push({ message: state.poisoned ? 'cancelling\u0000' : 'cancelling', at: input.at });
+    }
+    return result;
+  },
+  watches: (state) => (state.status === 'watching' || state.status === 'placed' ? [{ pair: 'USDT_BTC', above: dec(0) }] : []),
+  isRunning: (state) => state.status !== 'quarantined',
+  quarantine: (state) => ({ ...state, status: 'quarantined' }),
+  toJson: (state) => state,
+  fromJson: (json) => json as CancellerState,
+};
+
+/** The real store, noting the status of each journal row each batch writes. */
+class NotingStore extends SqlEngineRepository {
+  readonly rows: Array<[string, string, boolean]> = [];
+
+  override async save(batch: EngineBatch): Promise<void> {
+    await super.save(batch);
+    for (const order of batch.orders) this.rows.push([order.clientOrderId, order.status, order.cancelRequested]);
+  }
+}
+
 /** The real store, made unreachable on demand for a number of saves (Infinity: for good). */
 class FaultyStore extends SqlEngineRepository {
   failingSaves = 0;
@@ -86,7 +129,7 @@ describe('Engine storage faults', () => {
       batchOrders: (work) => paper.batch(work),
       clock: () => at,
       logger: { warn: () => {}, error: (_object, message) => void errors.push(message) },
-      kinds: [buyerKind],
+      kinds: [buyerKind, cancellerKind],
       storeRetryDelaysMs: [1, 1, 1, 1],
       ...(onStorageLost === undefined ? {} : { onStorageLost }),
     });
@@ -100,6 +143,7 @@ describe('Engine storage faults', () => {
     const accountId = account!.id;
     await paper.openAccount(accountId, [{ currency: 'USDT', free: dec('10000'), locked: dec(0) }]);
     const create = (poisoned = false) => engine.create(buyerKind, { userId, accountId, state: { poisoned, status: 'watching' } }, { type: 'start' });
+    const createCanceller = (poisoned = false) => engine.create(cancellerKind, { userId, accountId, state: { poisoned, status: 'watching' } }, { type: 'start' });
     const tick = async (price: string) => {
       await paper.applyTicks([{ pair: 'USDT_BTC', price: dec(price), at }]);
       await engine.settled().catch(() => undefined);
@@ -116,7 +160,7 @@ describe('Engine storage faults', () => {
       await paper.stop();
       await engine.stop().catch(() => undefined);
     };
-    return { engine, accountId, create, tick, openOrders, storedUsdt, errors, stop };
+    return { engine, accountId, create, createCanceller, tick, openOrders, storedUsdt, errors, stop };
   }
 
   it('quarantines the automation storage refuses and stores and sends the rest of its batch', async () => {
@@ -175,6 +219,30 @@ describe('Engine storage faults', () => {
     assert.equal((await p.engine.get(buyerKind, poisoned.id))!.state.status, 'quarantined');
     assert.deepEqual(await p.openOrders(), [`tly${healthy.id}xb`]);
     assert.deepEqual(await p.storedUsdt(), ['9941', '59']);
+    await p.stop();
+  });
+
+  it('with the paper exchange stored in its batches, stores a cancellation ended with the batch that asks for it, refused or not', async () => {
+    const store = new NotingStore(db);
+    const p = await startProcess(store, undefined, {}, true);
+    const healthy = await p.createCanceller();
+    const poisoned = await p.createCanceller(true);
+    await p.tick('60000');
+    await p.tick('60100');
+
+    // One write of each row after its placement: asked to cancel and cancelled together.
+    for (const { id } of [healthy, poisoned]) {
+      const rows = store.rows.filter(([clientOrderId]) => clientOrderId === `tlz${id}xb`).map(([, status, asked]) => [status, asked]);
+      assert.deepEqual(rows, [['open', false], ['cancelled', true]]);
+    }
+    assert.equal((await p.engine.get(cancellerKind, healthy.id))!.state.status, 'closed', 'the close reached the automation');
+    // The refused one stopped at its last stored state, and its order is gone from the exchange as its row says.
+    assert.equal((await p.engine.get(cancellerKind, poisoned.id))!.state.status, 'quarantined');
+    for (const { id } of [healthy, poisoned]) {
+      assert.deepEqual((await p.engine.orders(id)).map((o) => [o.key, o.status]), [['b', 'cancelled']]);
+    }
+    assert.deepEqual(await p.openOrders(), []);
+    assert.deepEqual(await p.storedUsdt(), ['10000', '0']);
     await p.stop();
   });
 

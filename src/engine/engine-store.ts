@@ -6,6 +6,7 @@ import type { ExchangeOrder, OrderRequest } from '../exchanges/exchange.ts';
 import type { Sql } from '../store/database.ts';
 import type { EngineOrder, StoredEvent } from './automation-kind.ts';
 import type { PackedChanges } from './state-changes.ts';
+import type { Decimal } from '../shared/decimal.ts';
 
 /** What automations of one kind recorded in a batch. */
 export type KindRecords = Array<{ automationId: number; records: unknown[] }>;
@@ -157,6 +158,13 @@ export interface PaperCompanion extends BatchCompanion {
    * exchange's refusal.
    */
   placeResting(accountId: number, request: OrderRequest): ExchangeOrder | undefined;
+  /**
+   * The order cancelled, when it rests on an account held here and its fills so far are the
+   * journal's (`filled`): the batch that asked for the cancellation stores it ended, where a
+   * cancellation sent after the batch was stored was written twice (asked, then ended).
+   * Undefined otherwise, and the cancellation is sent as any.
+   */
+  cancelResting(accountId: number, pair: string, clientOrderId: string, filled: Decimal): ExchangeOrder | undefined;
   /** Cancels an order placed by `placeResting` whose journal row storage refused. */
   takeBack(accountId: number, pair: string, clientOrderId: string): void;
 }

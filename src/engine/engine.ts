@@ -89,6 +89,8 @@ type InboxItem =
 
 type Live = LiveAutomation;
 type JournalEvent = Extract<ExecutorEvent, { type: 'journal' }>;
+/** An order cancelled in memory by the batch that asked for it, and what its automation hears of it. */
+type CancelledAtOnce = { entry: EngineOrder; inputs: EngineInput[] };
 
 /** Stored state: the kind's own JSON plus the engine's pending timers for it. */
 interface StoredState {
@@ -556,7 +558,8 @@ export class Engine {
    * Stores the batch, then sends its orders; automations that stopped leave memory. `inputsTaken`:
    * the batch's inputs were just taken, with nothing awaited since, so the companion's changes
    * are taken here too; when no id needs reserving they are taken after the orders that rest at
-   * once were placed (`placeResting`), and those go into this batch as open orders.
+   * once were placed and cancelled in memory (`actAtOnce`), and those go into this batch as open
+   * or ended orders.
    */
   private async commit(batch: PendingCommand[], at: Date, inputsTaken = false): Promise<ReadonlyMap<number, unknown>> {
     const places = batch.filter((pending) => pending.command.type === 'place_order').length;
@@ -566,7 +569,7 @@ export class Engine {
       await this.writer.reserveIds(places);
     }
     const journaled = this.writer.journal(batch, at);
-    const { sends, resting, rejected } = atOnce ? this.placeResting(journaled, at) : { sends: journaled, resting: [], rejected: [] };
+    const { sends, resting, cancelled, rejected } = atOnce ? this.actAtOnce(journaled, at) : { sends: journaled, resting: [], cancelled: [], rejected: [] };
     if (atOnce) this.takeCompanion();
     let refused, committed, storedPosition;
     try {
@@ -584,9 +587,14 @@ export class Engine {
       this.batchWanted = true;
     }
     for (const item of rejected) if (!refused.has(item.entry.automationId)) this.enqueue(item);
+    for (const { entry, inputs } of cancelled) {
+      if (refused.has(entry.automationId)) continue;
+      for (const input of inputs) this.enqueue({ type: 'input', automationId: entry.automationId, input });
+    }
     for (const [id, reason] of refused) {
       if (reason instanceof LeaseLostError) this.leaseLost(reason);
-      else await this.quarantine(id, reason, at);
+      // The paper exchange cancelled these orders already: their rows say so.
+      else await this.quarantine(id, reason, at, cancelled.filter(({ entry }) => entry.automationId === id).map(({ entry }) => entry));
     }
     this.notifyCommitted(committed);
     for (const id of this.stopped) this.running.delete(id);
@@ -599,40 +607,48 @@ export class Engine {
   }
 
   /**
-   * Places the orders of a batch that rest at once on a paper account held here, in memory, and
-   * answers what is left to send after the batch is stored. An account's orders and cancellations
-   * keep their order: after one that is sent later, the account's next ones are sent later too.
+   * Places the orders of a batch that rest at once on a paper account held here, and cancels
+   * those of its cancellations that can be, in memory, and answers what is left to send after the
+   * batch is stored. An account's orders and cancellations keep their order: after one that is
+   * sent later, the account's next ones are sent later too. A cancelled order's close reaches its
+   * automation in the next batch, as it would from the exchange's answer.
    */
-  private placeResting(journaled: readonly Send[], at: Date): { sends: Send[]; resting: EngineOrder[]; rejected: JournalEvent[] } {
+  private actAtOnce(journaled: readonly Send[], at: Date): { sends: Send[]; resting: EngineOrder[]; cancelled: CancelledAtOnce[]; rejected: JournalEvent[] } {
     const companion = this.ports.companion;
-    if (!companion) return { sends: [...journaled], resting: [], rejected: [] };
+    if (!companion) return { sends: [...journaled], resting: [], cancelled: [], rejected: [] };
     const sends: Send[] = [];
     const resting: EngineOrder[] = [];
+    const cancelled: CancelledAtOnce[] = [];
     const rejected: JournalEvent[] = [];
     const sentLater = new Set<number>();
     for (const send of journaled) {
       const { entry } = send;
-      const eligible =
-        send.type === 'place' && !sentLater.has(entry.accountId) && this.sources.attached(entry.accountId) &&
-        (this.ports.leases?.mayAct(entry.accountId) ?? true);
+      const eligible = !sentLater.has(entry.accountId) && this.sources.attached(entry.accountId) && (this.ports.leases?.mayAct(entry.accountId) ?? true);
       let order;
       try {
-        order = eligible ? companion.placeResting(entry.accountId, send.request) : undefined;
+        if (eligible) {
+          order =
+            send.type === 'place'
+              ? companion.placeResting(entry.accountId, send.request)
+              : companion.cancelResting(entry.accountId, entry.pair, entry.clientOrderId, dec(entry.filled));
+        }
       } catch (error) {
-        if (error instanceof ExchangeError && error.kind !== 'unavailable') {
+        if (send.type === 'place' && error instanceof ExchangeError && error.kind !== 'unavailable') {
           rejected.push({ type: 'journal', entry, input: this.journal.reject(entry, error.kind, error.message, at) });
           continue;
         }
       }
-      if (order) {
+      if (!order) {
+        sentLater.add(entry.accountId);
+        sends.push(send);
+      } else if (send.type === 'place') {
         this.journal.apply(entry, order, undefined, at);
         resting.push(entry);
       } else {
-        sentLater.add(entry.accountId);
-        sends.push(send);
+        cancelled.push({ entry, inputs: this.journal.apply(entry, order, undefined, at) });
       }
     }
-    return { sends, resting, rejected };
+    return { sends, resting, cancelled, rejected };
   }
 
   /**
@@ -640,7 +656,7 @@ export class Engine {
    * stopped with the reason, and its log says why. Its earlier orders stay journaled, so their
    * fills are still recorded.
    */
-  private async quarantine(id: number, reason: unknown, at: Date): Promise<void> {
+  private async quarantine(id: number, reason: unknown, at: Date, endedOrders: EngineOrder[] = []): Promise<void> {
     const live = this.running.get(id) ?? this.writer.changed(id);
     this.untrack(id);
     this.stopped.delete(id);
@@ -657,7 +673,7 @@ export class Engine {
       await this.writer.storeAlone({
         automations: [{ id, running: false, state: { v: kind.toJson(automation.state) } satisfies StoredState, updatedAt: at }],
         events: [{ automationId: id, message, at }],
-        orders: [],
+        orders: endedOrders,
         records: this.recordKinds.has(QUARANTINED) ? [{ kind: QUARANTINED, automationId: id, records: [record] }] : [],
       });
     } catch (error) {

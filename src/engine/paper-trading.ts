@@ -9,6 +9,7 @@ import type { Balance, Exchange, ExchangeOrder, Fill, Market, OrderRequest, Orde
 import { balancesText, type PaperChanges, type PaperFees, type PaperStateStore, type PaperWrite, type StoredPaperAccount } from '../exchanges/paper-state.ts';
 import type { Sql } from '../store/database.ts';
 import type { PriceFeed } from '../market-data/price-feed.ts';
+import type { Decimal } from '../shared/decimal.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PaperCompanion } from './engine-store.ts';
 import type { EngineLogger } from './engine.ts';
@@ -17,6 +18,7 @@ import type { LocksCorrected } from '../exchanges/paper/paper-venue.ts';
 /** A paper account of the venue: its exchange, and placing and cancelling in memory at once. */
 export interface PaperVenueAccount extends Exchange {
   placeResting(request: OrderRequest): ExchangeOrder | undefined;
+  cancelResting(pair: string, clientOrderId: string, filled: Decimal): ExchangeOrder | undefined;
   cancel(pair: string, clientOrderId: string): ExchangeOrder;
 }
 
@@ -116,6 +118,10 @@ export class PaperTrading {
       placeResting: (accountId, request) => {
         const account = this.heldAccount(accountId);
         const order = account?.placeResting(request);
+        return order && { ...order };
+      },
+      cancelResting: (accountId, pair, clientOrderId, filled) => {
+        const order = this.heldAccount(accountId)?.cancelResting(pair, clientOrderId, filled);
         return order && { ...order };
       },
       takeBack: (accountId, pair, clientOrderId) => void this.heldAccount(accountId)?.cancel(pair, clientOrderId),

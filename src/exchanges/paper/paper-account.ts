@@ -125,6 +125,17 @@ export class PaperAccount implements Exchange {
     this.oldestClosed = (this.oldestClosed + 1) % RECENTLY_CLOSED;
   }
 
+  /**
+   * Cancels an open order whose fills so far all reached its owner (`filled` is what it knows of);
+   * any other (ended, unknown, or filled beyond that: the fill is on its way) is left to
+   * `cancelOrder`: undefined.
+   */
+  cancelResting(pair: string, clientOrderId: string, filled: Decimal): ExchangeOrder | undefined {
+    const order = this.orders.get(clientOrderId);
+    if (order?.pair !== pair || order.status !== 'open' || !order.filled.eq(filled)) return undefined;
+    return this.cancel(pair, clientOrderId);
+  }
+
   async cancelOrder(pair: string, clientOrderId: string): Promise<ExchangeOrder> {
     return this.cancel(pair, clientOrderId);
   }

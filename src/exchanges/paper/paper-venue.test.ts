@@ -176,6 +176,22 @@ describe(PaperVenue.name, () => {
     assert.equal(venue.applyTick({ pair: 'USDT_BTC', price: dec('70000'), at: at(3) }).length, 0);
   });
 
+  it('cancels at once only an open order whose fills its owner knows of, and leaves any other to cancelOrder', async () => {
+    await account.placeOrder({ clientOrderId: 's1', pair: 'USDT_BTC', side: 'sell', type: 'limit', amount: dec('0.5'), price: dec('61000') });
+    venue.applyTick({ pair: 'USDT_BTC', price: dec('61000'), volume: dec('0.2'), at: at(1) });
+    assert.equal(account.cancelResting('USDT_BTC', 's1', dec(0)), undefined, 'a fill its owner has not heard of yet');
+    assert.equal(account.cancelResting('USDT_ETH', 's1', dec('0.2')), undefined, 'another pair');
+    assert.equal(account.cancelResting('USDT_BTC', 'unknown', dec(0)), undefined);
+    assert.deepEqual((await account.openOrders()).map((order) => order.clientOrderId), ['s1']);
+
+    const cancelled = account.cancelResting('USDT_BTC', 's1', dec('0.2'));
+    assert.equal(cancelled?.status, 'cancelled');
+    assert.equal(cancelled?.filled.toFixed(), '0.2');
+    assert.deepEqual(await holding(account, 'BTC'), { free: '0.8', locked: '0' });
+    assert.equal(account.cancelResting('USDT_BTC', 's1', dec('0.2')), undefined, 'ended already');
+    assert.equal(updates.at(-1)?.order.status, 'cancelled', 'its owner hears of it as of any cancellation');
+  });
+
   it('gives the same fills for the same events, to the last digit', async () => {
     const run = async () => {
       const replay = new PaperVenue(PAPER_MARKETS);
