@@ -77,13 +77,16 @@ const cancellerKind: AutomationKind<CancellerState, { type: 'start' }> = {
   fromJson: (json) => json as CancellerState,
 };
 
-/** The real store, noting the status of each journal row each batch writes. */
+/** The real store, noting the automations and the journal rows (with their status) of each batch it stores. */
 class NotingStore extends SqlEngineRepository {
-  readonly rows: Array<[string, string, boolean]> = [];
+  readonly batches: Array<{ automations: number[]; rows: Array<[string, string, boolean]> }> = [];
 
   override async save(batch: EngineBatch): Promise<void> {
     await super.save(batch);
-    for (const order of batch.orders) this.rows.push([order.clientOrderId, order.status, order.cancelRequested]);
+    this.batches.push({
+      automations: batch.automations.map((change) => change.id),
+      rows: batch.orders.map((order) => [order.clientOrderId, order.status, order.cancelRequested]),
+    });
   }
 }
 
@@ -231,11 +234,12 @@ describe('Engine storage faults', () => {
     await p.tick('60100');
 
     // One write of each row after its placement: asked to cancel and cancelled together.
-    for (const { id } of [healthy, poisoned]) {
-      const rows = store.rows.filter(([clientOrderId]) => clientOrderId === `tlz${id}xb`).map(([, status, asked]) => [status, asked]);
-      assert.deepEqual(rows, [['open', false], ['cancelled', true]]);
-    }
-    assert.equal((await p.engine.get(cancellerKind, healthy.id))!.state.status, 'closed', 'the close reached the automation');
+    const rowsOf = (id: number) => store.batches.flatMap((batch) => batch.rows.filter(([clientOrderId]) => clientOrderId === `tlz${id}xb`));
+    for (const { id } of [healthy, poisoned]) assert.deepEqual(rowsOf(id).map(([, status, asked]) => [status, asked]), [['open', false], ['cancelled', true]]);
+    // The automation heard of it in the batch that stored it ended, so no restart can come between.
+    assert.equal((await p.engine.get(cancellerKind, healthy.id))!.state.status, 'closed');
+    const lastWrite = store.batches.findLast((batch) => batch.automations.includes(healthy.id));
+    assert.deepEqual(lastWrite?.rows.map(([, status]) => status), ['cancelled']);
     // The refused one stopped at its last stored state, and its order is gone from the exchange as its row says.
     assert.equal((await p.engine.get(cancellerKind, poisoned.id))!.state.status, 'quarantined');
     for (const { id } of [healthy, poisoned]) {

@@ -88,9 +88,24 @@ type InboxItem =
   | ExecutorEvent;
 
 type Live = LiveAutomation;
-type JournalEvent = Extract<ExecutorEvent, { type: 'journal' }>;
-/** An order cancelled in memory by the batch that asked for it, and what its automation hears of it. */
-type CancelledAtOnce = { entry: EngineOrder; inputs: EngineInput[] };
+
+/** What a batch did in memory at once (`actAtOnce`), and what it sends once stored. */
+interface DoneAtOnce {
+  sends: Send[];
+  resting: EngineOrder[];
+  /** Cancelled, or refused by the exchange. */
+  ended: EngineOrder[];
+  /** Accounts with an order sent later: their next ones are sent later too. */
+  sentLater: Set<number>;
+}
+
+/**
+ * Rounds of a batch's automations hearing of orders that ended at once and ordering again; after
+ * so many, what they order is sent after the batch is stored.
+ */
+const MAX_ROUNDS_AT_ONCE = 8;
+
+const placesIn = (batch: readonly PendingCommand[]) => batch.filter((pending) => pending.command.type === 'place_order').length;
 
 /** Stored state: the kind's own JSON plus the engine's pending timers for it. */
 interface StoredState {
@@ -562,14 +577,33 @@ export class Engine {
    * or ended orders.
    */
   private async commit(batch: PendingCommand[], at: Date, inputsTaken = false): Promise<ReadonlyMap<number, unknown>> {
-    const places = batch.filter((pending) => pending.command.type === 'place_order').length;
-    const atOnce = inputsTaken && !this.writer.needsIds(places);
+    let atOnce = inputsTaken && !this.writer.needsIds(placesIn(batch));
     if (!atOnce) {
       if (inputsTaken) this.takeCompanion();
-      await this.writer.reserveIds(places);
+      await this.writer.reserveIds(placesIn(batch));
     }
-    const journaled = this.writer.journal(batch, at);
-    const { sends, resting, cancelled, rejected } = atOnce ? this.actAtOnce(journaled, at) : { sends: journaled, resting: [], cancelled: [], rejected: [] };
+    const done: DoneAtOnce = { sends: [], resting: [], ended: [], sentLater: new Set() };
+    let pending = batch;
+    for (let round = 1; pending.length > 0; round += 1) {
+      const journaled = this.writer.journal(pending, at);
+      if (!atOnce) {
+        done.sends.push(...journaled);
+        break;
+      }
+      // An order that ended in memory is stored ended: its automation hears of it in this batch
+      // too, or a process stopped before the next would have stored an automation that never does.
+      pending = [];
+      for (const { entry, input } of this.actAtOnce(journaled, at, done)) {
+        const live = this.running.get(entry.automationId);
+        if (live) this.step(live, input, at, pending);
+      }
+      const places = placesIn(pending);
+      if (pending.length > 0 && ((places > 0 && this.writer.needsIds(places)) || round === MAX_ROUNDS_AT_ONCE)) {
+        this.takeCompanion();
+        atOnce = false;
+        await this.writer.reserveIds(places);
+      }
+    }
     if (atOnce) this.takeCompanion();
     let refused, committed, storedPosition;
     try {
@@ -580,50 +614,45 @@ export class Engine {
     }
     if (storedPosition) this.ports.position?.stored();
     this.waitingForStorage = false;
-    for (const entry of resting) {
+    for (const entry of done.resting) {
       if (!refused.has(entry.automationId)) continue;
       // Its journal row was not stored: the order must not stay on the paper exchange either.
       this.ports.companion!.takeBack(entry.accountId, entry.pair, entry.clientOrderId);
       this.batchWanted = true;
     }
-    for (const item of rejected) if (!refused.has(item.entry.automationId)) this.enqueue(item);
-    for (const { entry, inputs } of cancelled) {
-      if (refused.has(entry.automationId)) continue;
-      for (const input of inputs) this.enqueue({ type: 'input', automationId: entry.automationId, input });
-    }
     for (const [id, reason] of refused) {
       if (reason instanceof LeaseLostError) this.leaseLost(reason);
       // The paper exchange cancelled these orders already: their rows say so.
-      else await this.quarantine(id, reason, at, cancelled.filter(({ entry }) => entry.automationId === id).map(({ entry }) => entry));
+      else await this.quarantine(id, reason, at, done.ended.filter((entry) => entry.automationId === id && entry.status === 'cancelled'));
     }
     this.notifyCommitted(committed);
     for (const id of this.stopped) this.running.delete(id);
     this.stopped.clear();
     await this.executor.execute(
-      sends.filter((send) => !refused.has(send.entry.automationId)),
+      done.sends.filter((send) => !refused.has(send.entry.automationId)),
       at,
     );
     return refused;
   }
 
   /**
-   * Places the orders of a batch that rest at once on a paper account held here, and cancels
-   * those of its cancellations that can be, in memory, and answers what is left to send after the
-   * batch is stored. An account's orders and cancellations keep their order: after one that is
-   * sent later, the account's next ones are sent later too. A cancelled order's close reaches its
-   * automation in the next batch, as it would from the exchange's answer.
+   * Places the orders that rest at once on a paper account held here, and cancels those that can
+   * be, in memory; what is left is sent after the batch is stored (`done.sends`). An account's
+   * orders and cancellations keep their order: after one that is sent later, the account's next
+   * ones are sent later too. Answers the orders that ended (cancelled, or refused by the exchange)
+   * with what their automations are to hear.
    */
-  private actAtOnce(journaled: readonly Send[], at: Date): { sends: Send[]; resting: EngineOrder[]; cancelled: CancelledAtOnce[]; rejected: JournalEvent[] } {
+  private actAtOnce(journaled: readonly Send[], at: Date, done: DoneAtOnce): Array<{ entry: EngineOrder; input: EngineInput }> {
     const companion = this.ports.companion;
-    if (!companion) return { sends: [...journaled], resting: [], cancelled: [], rejected: [] };
-    const sends: Send[] = [];
-    const resting: EngineOrder[] = [];
-    const cancelled: CancelledAtOnce[] = [];
-    const rejected: JournalEvent[] = [];
-    const sentLater = new Set<number>();
+    if (!companion) {
+      done.sends.push(...journaled);
+      return [];
+    }
+    const heard: Array<{ entry: EngineOrder; input: EngineInput }> = [];
     for (const send of journaled) {
       const { entry } = send;
-      const eligible = !sentLater.has(entry.accountId) && this.sources.attached(entry.accountId) && (this.ports.leases?.mayAct(entry.accountId) ?? true);
+      const eligible =
+        !done.sentLater.has(entry.accountId) && this.sources.attached(entry.accountId) && (this.ports.leases?.mayAct(entry.accountId) ?? true);
       let order;
       try {
         if (eligible) {
@@ -634,21 +663,23 @@ export class Engine {
         }
       } catch (error) {
         if (send.type === 'place' && error instanceof ExchangeError && error.kind !== 'unavailable') {
-          rejected.push({ type: 'journal', entry, input: this.journal.reject(entry, error.kind, error.message, at) });
+          heard.push({ entry, input: this.journal.reject(entry, error.kind, error.message, at) });
+          done.ended.push(entry);
           continue;
         }
       }
       if (!order) {
-        sentLater.add(entry.accountId);
-        sends.push(send);
+        done.sentLater.add(entry.accountId);
+        done.sends.push(send);
       } else if (send.type === 'place') {
         this.journal.apply(entry, order, undefined, at);
-        resting.push(entry);
+        done.resting.push(entry);
       } else {
-        cancelled.push({ entry, inputs: this.journal.apply(entry, order, undefined, at) });
+        for (const input of this.journal.apply(entry, order, undefined, at)) heard.push({ entry, input });
+        done.ended.push(entry);
       }
     }
-    return { sends, resting, cancelled, rejected };
+    return heard;
   }
 
   /**
