@@ -169,10 +169,10 @@ export async function openWorld(firstBatch: readonly MarketTick[], scenario?: Sc
   const companion: PaperCompanion = onPlaced
     ? {
         ...paperCompanion,
-        placeResting: (accountId, request) => {
-          const order = paperCompanion.placeResting(accountId, request);
-          if (order) onPlaced();
-          return order;
+        placeAtOnce: (accountId, request) => {
+          const placed = paperCompanion.placeAtOnce(accountId, request);
+          if (placed) onPlaced();
+          return placed;
         },
       }
     : paperCompanion;

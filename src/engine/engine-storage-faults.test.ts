@@ -16,11 +16,13 @@ import { Engine } from './engine.ts';
 import { PaperTrading } from './paper-trading.ts';
 
 /**
- * Places one limit buy below the first price it hears. A poisoned one also logs a text with a
- * NUL character, which PostgreSQL refuses to store, so its part of any batch it is in fails.
+ * Places one limit buy below the first price it hears (`market`: a market buy). A poisoned one
+ * also logs a text with a NUL character, which PostgreSQL refuses to store, so its part of any
+ * batch it is in fails.
  */
 interface BuyerState {
   poisoned: boolean;
+  market?: boolean;
   status: 'watching' | 'placed' | 'quarantined';
   reason?: string;
 }
@@ -32,8 +34,8 @@ const buyerKind: AutomationKind<BuyerState, { type: 'start' }> = {
     const result: StepResult<BuyerState, never> = { state, commands: [], events: [], records: [] };
     if (input.type !== 'tick' || state.status !== 'watching') return result;
     result.state = { ...state, status: 'placed' };
-    const price = input.price.minus(1000);
-    result.commands.push({ type: 'place_order', key: 'b', pair: 'USDT_BTC', side: 'buy', orderType: 'limit', amount: dec('0.001'), price, role: 'entry' });
+    const order = state.market ? { orderType: 'market' as const } : { orderType: 'limit' as const, price: input.price.minus(1000) };
+    result.commands.push({ type: 'place_order', key: 'b', pair: 'USDT_BTC', side: 'buy', amount: dec('0.001'), role: 'entry', ...order });
     result.events.push({ message: state.poisoned ? 'placed\u0000' : 'placed', at: input.at });
     return result;
   },
@@ -145,7 +147,7 @@ describe('Engine storage faults', () => {
     );
     const accountId = account!.id;
     await paper.openAccount(accountId, [{ currency: 'USDT', free: dec('10000'), locked: dec(0) }]);
-    const create = (poisoned = false) => engine.create(buyerKind, { userId, accountId, state: { poisoned, status: 'watching' } }, { type: 'start' });
+    const create = (poisoned = false, market = false) => engine.create(buyerKind, { userId, accountId, state: { poisoned, market, status: 'watching' } }, { type: 'start' });
     const createCanceller = (poisoned = false) => engine.create(cancellerKind, { userId, accountId, state: { poisoned, status: 'watching' } }, { type: 'start' });
     const tick = async (price: string) => {
       await paper.applyTicks([{ pair: 'USDT_BTC', price: dec(price), at }]);
@@ -222,6 +224,19 @@ describe('Engine storage faults', () => {
     assert.equal((await p.engine.get(buyerKind, poisoned.id))!.state.status, 'quarantined');
     assert.deepEqual(await p.openOrders(), [`tly${healthy.id}xb`]);
     assert.deepEqual(await p.storedUsdt(), ['9941', '59']);
+    await p.stop();
+  });
+
+  it('with the paper exchange stored in its batches, stores the market order of an automation storage refused as the exchange filled it', async () => {
+    const p = await startProcess(new SqlEngineRepository(db), undefined, {}, true);
+    const poisoned = await p.create(true, true);
+    await p.tick('60000');
+
+    assert.equal((await p.engine.get(buyerKind, poisoned.id))!.state.status, 'quarantined');
+    assert.deepEqual((await p.engine.orders(poisoned.id)).map((o) => [o.key, o.status, o.filled]), [['b', 'filled', '0.001']]);
+    // Its fill, at the ask with the paper exchange's slippage, is stored with the funds it took.
+    const [spent] = await db.query<{ total: string }>('SELECT sum(amount * price)::text AS total FROM paper_trades WHERE account_id = $1', [p.accountId]);
+    assert.deepEqual(await p.storedUsdt(), [dec('10000').minus(spent!.total).toFixed(), '0']);
     await p.stop();
   });
 

@@ -2,7 +2,7 @@
  * The port through which the engine keeps automations, their event logs and its order journal.
  * A batch is written atomically: if the process dies, either all of a batch is stored or none.
  */
-import type { ExchangeOrder, OrderRequest } from '../exchanges/exchange.ts';
+import type { ExchangeOrder, OrderRequest, OrderUpdate } from '../exchanges/exchange.ts';
 import type { Sql } from '../store/database.ts';
 import type { EngineOrder, StoredEvent } from './automation-kind.ts';
 import type { PackedChanges } from './state-changes.ts';
@@ -144,20 +144,21 @@ export interface BatchCompanion {
 }
 
 /**
- * The paper exchange as the engine's companion. Besides taking its changes, it places a limit
- * order that rests at once in memory, so that the batch journaling the order stores it open,
- * with the funds it locked, in the same transaction: journaled pending, then stored again open
- * once its answer came, each such order was one journal row written three times instead of two.
+ * The paper exchange as the engine's companion. Besides taking its changes, it places and cancels
+ * orders in memory while a batch is put together, so that the batch journaling an order stores
+ * it as it then is (resting with the funds it locked, filled with its fill, ended), in the same
+ * transaction: journaled pending, then stored again once the exchange's answer came, each order
+ * was written twice or three times before its end.
  */
 export interface PaperCompanion extends BatchCompanion {
   /** Whether `take` has anything to take. */
   hasChanges(): boolean;
   /**
-   * The order placed and resting; undefined when it would not rest at once (a marketable price,
-   * a time in force, an account not held here), and then it is sent as any order. Throws the
-   * exchange's refusal.
+   * The order placed, with what it did at once (a taker fill, a lapse); undefined when the
+   * account is not held here or the order was placed already, and then it is sent as any order.
+   * Throws the exchange's refusal.
    */
-  placeResting(accountId: number, request: OrderRequest): ExchangeOrder | undefined;
+  placeAtOnce(accountId: number, request: OrderRequest): { order: ExchangeOrder; updates: OrderUpdate[] } | undefined;
   /**
    * The order cancelled, when it rests on an account held here and its fills so far are the
    * journal's (`filled`): the batch that asked for the cancellation stores it ended, where a
@@ -165,7 +166,7 @@ export interface PaperCompanion extends BatchCompanion {
    * Undefined otherwise, and the cancellation is sent as any.
    */
   cancelResting(accountId: number, pair: string, clientOrderId: string, filled: Decimal): ExchangeOrder | undefined;
-  /** Cancels an order placed by `placeResting` whose journal row storage refused. */
+  /** Cancels an order placed by `placeAtOnce` and resting, whose journal row storage refused. */
   takeBack(accountId: number, pair: string, clientOrderId: string): void;
 }
 

@@ -114,10 +114,12 @@ const move = async (process: Process, price: string, minute: number) => {
 
 /** The real store, noting each journal row's status as each batch stores it. */
 class StatusesSaved extends SqlEngineRepository {
-  saved: Array<{ automationId: number; key: string; status: string }> = [];
+  saved: Array<{ automationId: number; key: string; status: string; batch: number }> = [];
+  private batches = 0;
 
   override save(batch: EngineBatch): Promise<void> {
-    for (const { automationId, key, status } of batch.orders) this.saved.push({ automationId, key, status });
+    this.batches += 1;
+    for (const { automationId, key, status } of batch.orders) this.saved.push({ automationId, key, status, batch: this.batches });
     return super.save(batch);
   }
 }
@@ -262,7 +264,7 @@ describe(Engine.name, () => {
     await second.engine.stop();
   });
 
-  it('with the paper exchange stored in its batches, stores an order that rests at once as open, in the batch that journals it', async () => {
+  it('with the paper exchange stored in its batches, stores an order as placing it did at once, in the batch that journals it', async () => {
     const store = new StatusesSaved(db);
     const process = await startProcess(db, undefined, true, 30, store);
     const accountId = await newAccount(process);
@@ -271,10 +273,12 @@ describe(Engine.name, () => {
     await move(process, '49000', 1);
     await move(process, '53000', 2);
     const saved = (key: string) => store.saved.filter((order) => order.automationId === created.id && order.key === key).map((order) => order.status);
-    // The market buy goes out after its batch is stored, and its answer comes in the next batch;
-    // the limit sell rested at once, before the batch that journals it was stored.
-    assert.deepEqual(saved('b'), ['pending', 'filled']);
+    // The market buy filled at once, and the automation heard of its fill in the same batch:
+    // the limit sell it placed then rested at once, and that batch stored both.
+    assert.deepEqual(saved('b'), ['filled']);
     assert.deepEqual(saved('s'), ['open', 'filled']);
+    const batchOf = (key: string, status: string) => store.saved.find((order) => order.automationId === created.id && order.key === key && order.status === status)?.batch;
+    assert.equal(batchOf('b', 'filled'), batchOf('s', 'open'));
     assert.equal((await process.engine.get(dipKind, created.id))!.state.phase, 'done');
     await process.paper.stop();
     await process.engine.stop();

@@ -30,7 +30,7 @@ import { BatchWriter, type PendingCommand, type Send } from './batch-writer.ts';
 import { type AutomationFilter, type BatchPosition, type CommittedBatch, type EngineStore, type PaperCompanion, QUARANTINED, type QuarantineRecord, type LoggedRecords, type RecordWriter, type StoredAutomation } from './engine-store.ts';
 import { MarketSources } from './market-sources.ts';
 import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
-import { OrderJournal } from './order-journal.ts';
+import { isFinal, OrderJournal } from './order-journal.ts';
 import { PriceTriggers } from './price-triggers.ts';
 import { Timers } from './timers.ts';
 import { DeferredChanges } from './deferred-changes.ts';
@@ -622,8 +622,8 @@ export class Engine {
     }
     for (const [id, reason] of refused) {
       if (reason instanceof LeaseLostError) this.leaseLost(reason);
-      // The paper exchange cancelled these orders already: their rows say so.
-      else await this.quarantine(id, reason, at, done.ended.filter((entry) => entry.automationId === id && entry.status === 'cancelled'));
+      // What the paper exchange did with these orders (filled, cancelled) is done: their rows say so.
+      else await this.quarantine(id, reason, at, done.ended.filter((entry) => entry.automationId === id && entry.status !== 'rejected'));
     }
     this.notifyCommitted(committed);
     for (const id of this.stopped) this.running.delete(id);
@@ -653,14 +653,11 @@ export class Engine {
       const { entry } = send;
       const eligible =
         !done.sentLater.has(entry.accountId) && this.sources.attached(entry.accountId) && (this.ports.leases?.mayAct(entry.accountId) ?? true);
-      let order;
+      let order, placed;
       try {
-        if (eligible) {
-          order =
-            send.type === 'place'
-              ? companion.placeResting(entry.accountId, send.request)
-              : companion.cancelResting(entry.accountId, entry.pair, entry.clientOrderId, dec(entry.filled));
-        }
+        if (!eligible) order = undefined;
+        else if (send.type === 'cancel') order = companion.cancelResting(entry.accountId, entry.pair, entry.clientOrderId, dec(entry.filled));
+        else if ((placed = companion.placeAtOnce(entry.accountId, send.request))) order = placed.order;
       } catch (error) {
         if (send.type === 'place' && error instanceof ExchangeError && error.kind !== 'unavailable') {
           heard.push({ entry, input: this.journal.reject(entry, error.kind, error.message, at) });
@@ -671,12 +668,11 @@ export class Engine {
       if (!order) {
         done.sentLater.add(entry.accountId);
         done.sends.push(send);
-      } else if (send.type === 'place') {
-        this.journal.apply(entry, order, undefined, at);
-        done.resting.push(entry);
       } else {
+        for (const { order: then, fill } of placed?.updates ?? []) for (const input of this.journal.apply(entry, then, fill, at)) heard.push({ entry, input });
         for (const input of this.journal.apply(entry, order, undefined, at)) heard.push({ entry, input });
-        done.ended.push(entry);
+        if (isFinal(entry)) done.ended.push(entry);
+        else done.resting.push(entry);
       }
     }
     return heard;

@@ -143,7 +143,7 @@ describe(PaperTrading.name, () => {
     await first.trading.applyTicks([tick('60000', 0)]);
     await exchange.placeOrder(limitBuy('outside-1', '59000'));
     // The engine's own placement is recorded by its journal row alone (there is none in this test).
-    assert.ok(first.companion.placeResting(id, limitBuy('tlz1xo1', '58000')));
+    assert.ok(first.companion.placeAtOnce(id, limitBuy('tlz1xo1', '58000')));
     await first.store();
     assert.deepEqual(await rows(), [{ client_order_id: 'outside-1', status: 'open' }]);
 
@@ -172,8 +172,8 @@ describe(PaperTrading.name, () => {
     const limitBuy = (clientOrderId: string, price: string) =>
       ({ clientOrderId, pair: 'USDT_BTC', side: 'buy' as const, type: 'limit' as const, amount: dec('0.001'), price: dec(price) });
     held.add('tlz2xo1');
-    assert.ok(companion.placeResting(id, limitBuy('tlz2xo1', '59000')));
-    assert.ok(companion.placeResting(id, limitBuy('tlz2xo2', '59000')));
+    assert.ok(companion.placeAtOnce(id, limitBuy('tlz2xo1', '59000')));
+    assert.ok(companion.placeAtOnce(id, limitBuy('tlz2xo2', '59000')));
     await trading.applyTicks([tick('58990', 1)]);
     const fills = await db.query<{ order_id: string }>('SELECT order_id FROM paper_fills WHERE account_id = $1', [id]);
     assert.equal(fills.length, 1, 'only the fill of the order no journal holds has a row');

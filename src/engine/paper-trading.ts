@@ -17,7 +17,7 @@ import type { LocksCorrected } from '../exchanges/paper/paper-venue.ts';
 
 /** A paper account of the venue: its exchange, and placing and cancelling in memory at once. */
 export interface PaperVenueAccount extends Exchange {
-  placeResting(request: OrderRequest): ExchangeOrder | undefined;
+  placeAtOnce(request: OrderRequest): { order: ExchangeOrder; updates: OrderUpdate[] } | undefined;
   cancelResting(pair: string, clientOrderId: string, filled: Decimal): ExchangeOrder | undefined;
   cancel(pair: string, clientOrderId: string): ExchangeOrder;
 }
@@ -115,10 +115,9 @@ export class PaperTrading {
     this.host = host;
     return {
       hasChanges: () => this.venue.hasChanges(),
-      placeResting: (accountId, request) => {
-        const account = this.heldAccount(accountId);
-        const order = account?.placeResting(request);
-        return order && { ...order };
+      placeAtOnce: (accountId, request) => {
+        const placed = this.heldAccount(accountId)?.placeAtOnce(request);
+        return placed && { order: { ...placed.order }, updates: placed.updates };
       },
       cancelResting: (accountId, pair, clientOrderId, filled) => {
         const order = this.heldAccount(accountId)?.cancelResting(pair, clientOrderId, filled);

@@ -92,14 +92,9 @@ export class PaperAccount implements Exchange {
     return { order: this.known(request.clientOrderId)!, updates };
   }
 
-  /**
-   * Places a limit order that rests at once, filling nothing now; any other order (marketable, with
-   * a time in force that does not rest, already placed) is left to `placeOrder`: undefined.
-   */
-  placeResting(request: OrderRequest): ExchangeOrder | undefined {
-    if (request.type !== 'limit' || request.price === undefined || request.timeInForce === 'ioc' || request.timeInForce === 'fok') return undefined;
-    if (this.known(request.clientOrderId) || this.marketable(request.pair, request.side, request.price)) return undefined;
-    return this.place(request).order;
+  /** `place`, for an order not placed already; one that was is left to `placeOrder`: undefined. */
+  placeAtOnce(request: OrderRequest): { order: ExchangeOrder; updates: OrderUpdate[] } | undefined {
+    return this.known(request.clientOrderId) ? undefined : this.place(request);
   }
 
   /** An open or recently closed order; the paper exchange's storage has the older ones. */

@@ -46,24 +46,23 @@ describe(PaperVenue.name, () => {
     assert.deepEqual(await account.openOrders(), []);
   });
 
-  it('places at once only a limit order that rests, and leaves any other to placeOrder', async () => {
+  it('places at once an order not placed yet, with what it did at once, and leaves one placed already to placeOrder', async () => {
     const limit = (clientOrderId: string, side: 'buy' | 'sell', price: string, amount = '0.1', timeInForce?: 'ioc') => ({
       clientOrderId, pair: 'USDT_BTC', side, type: 'limit' as const, amount: dec(amount), price: dec(price), ...(timeInForce ? { timeInForce } : {}),
     });
-    assert.equal(account.placeResting(limit('b1', 'buy', '60000')), undefined);
-    assert.equal(account.placeResting(limit('s1', 'sell', '60000')), undefined);
-    assert.equal(account.placeResting(limit('b2', 'buy', '59000', '0.1', 'ioc')), undefined);
-    assert.equal(account.placeResting({ clientOrderId: 'm1', pair: 'USDT_BTC', side: 'buy', type: 'market', amount: dec('0.1') }), undefined);
-    assert.deepEqual(await account.openOrders(), []);
-    assert.deepEqual(await holding(account, 'USDT'), { free: '10000', locked: '0' });
-
-    assert.equal(account.placeResting(limit('b3', 'buy', '59000'))?.status, 'open');
+    const resting = account.placeAtOnce(limit('b1', 'buy', '59000'));
+    assert.equal(resting?.order.status, 'open');
+    assert.deepEqual(resting?.updates, []);
     assert.deepEqual(await holding(account, 'USDT'), { free: '4100', locked: '5900' });
-    // Placed already: placeOrder answers a repeated placement.
-    assert.equal(account.placeResting(limit('b3', 'buy', '59000')), undefined);
-    assert.throws(() => account.placeResting(limit('b4', 'buy', '59000', '1')), ExchangeError);
-    assert.deepEqual((await account.openOrders()).map((order) => order.clientOrderId), ['b3']);
-    assert.equal(updates.length, 0);
+    assert.equal(account.placeAtOnce(limit('b1', 'buy', '59000')), undefined, 'placed already');
+
+    const lapsed = account.placeAtOnce(limit('b2', 'buy', '58000', '0.01', 'ioc'));
+    assert.deepEqual(lapsed?.updates.map((update) => [update.order.status, update.fill]), [['cancelled', undefined]]);
+    const market = account.placeAtOnce({ clientOrderId: 'm1', pair: 'USDT_BTC', side: 'buy', type: 'market', amount: dec('0.01') });
+    assert.equal(market?.order.status, 'filled');
+    assert.deepEqual(market?.updates.map((update) => [update.order.status, update.fill?.amount.toFixed(), update.fill?.maker]), [['filled', '0.01', false]]);
+    assert.throws(() => account.placeAtOnce(limit('b4', 'buy', '59000', '1')), ExchangeError);
+    assert.deepEqual((await account.openOrders()).map((order) => order.clientOrderId), ['b1']);
   });
 
   it('hands over the balances of an account only when they moved', async () => {
