@@ -314,7 +314,8 @@ export async function timedReplay(
 ): Promise<TimedReplay> {
   const latencies: number[] = [];
   const heapMb: number[] = [];
-  const tenth = Math.max(1, Math.floor(batches.length / 10));
+  // A profile would show the samples' full collections as the replay's largest cost: none then.
+  const tenth = process.env.BENCH_CPU_PROFILE?.trim() ? Infinity : Math.max(1, Math.floor(batches.length / 10));
   let fills = 0;
   let ticks = 0;
   let sampleCpuMs = 0;
