@@ -207,10 +207,12 @@ export class SqlEngineRepository implements EngineStore {
       `${STORED_AUTOMATIONS} WHERE a.running AND ($1::bigint[] IS NULL OR a.account_id = ANY($1)) ORDER BY a.id`,
       [only],
     );
+    // Through the accounts' automations: the journal has no index by account, and a takeover's
+    // first accounts (a few dozen) were found by reading every live order (45 ms against 3 ms with
+    // a thousand grid bots' 180,000 orders, ten times that on a busy server).
     const orders = await this.db.query<OrderRow>(
       `SELECT ${ORDER_COLUMNS} FROM engine_orders o
-       WHERE live AND ($1::bigint[] IS NULL OR o.account_id = ANY($1))
-         AND EXISTS (SELECT 1 FROM automations a WHERE a.id = o.automation_id AND a.running)
+       WHERE live AND o.automation_id IN (SELECT a.id FROM automations a WHERE a.running AND ($1::bigint[] IS NULL OR a.account_id = ANY($1)))
        ORDER BY id`,
       [only],
     );

@@ -110,7 +110,8 @@ export class SqlPaperRepository implements PaperStateStore {
 
   /** The stored paper accounts among these (those holding nothing are left out), in four reads for all. */
   async loadAccounts(accountIds: readonly number[]): Promise<StoredPaperAccount[]> {
-    // The paper accounts among them first, so that the journal is filtered by them (journaledOrders).
+    // The paper accounts among them first, so that the journal is filtered by them (journaledOrders),
+    // through their automations: the journal has no index by account (engine.repository.ts, loadRunning).
     const ids = (
       await this.db.query<{ id: number }>("SELECT id FROM accounts WHERE id = ANY($1::bigint[]) AND market_code = 'paper_trading'", [[...accountIds]])
     ).map((row) => Number(row.id));
@@ -120,7 +121,7 @@ export class SqlPaperRepository implements PaperStateStore {
     );
     const orders = await this.db.query<OrderRow & { account_id: number }>(
       `SELECT ${ORDER_COLUMNS} FROM paper_orders o WHERE o.account_id = ANY($1::bigint[]) AND o.status = 'open'
-       UNION ALL ${journaledOrders("o.account_id = ANY($1::bigint[]) AND o.status = 'open'")}`,
+       UNION ALL ${journaledOrders("o.automation_id IN (SELECT a.id FROM automations a WHERE a.account_id = ANY($1::bigint[])) AND o.status = 'open'")}`,
       [ids],
     );
     orders.sort(bySequence);
