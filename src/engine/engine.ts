@@ -92,8 +92,9 @@ type Live = LiveAutomation;
 /** What a batch did in memory at once (`actAtOnce`), and what it sends once stored. */
 interface DoneAtOnce {
   sends: Send[];
+  /** Placed and resting. */
   resting: EngineOrder[];
-  /** Cancelled, or refused by the exchange. */
+  /** Filled, lapsed, cancelled, or refused by the exchange. */
   ended: EngineOrder[];
   /** Accounts with an order sent later: their next ones are sent later too. */
   sentLater: Set<number>;
@@ -572,9 +573,9 @@ export class Engine {
   /**
    * Stores the batch, then sends its orders; automations that stopped leave memory. `inputsTaken`:
    * the batch's inputs were just taken, with nothing awaited since, so the companion's changes
-   * are taken here too; when no id needs reserving they are taken after the orders that rest at
-   * once were placed and cancelled in memory (`actAtOnce`), and those go into this batch as open
-   * or ended orders.
+   * are taken here too; when no id needs reserving they are taken after the batch's orders on
+   * paper accounts held here were placed and cancelled in memory (`actAtOnce`), and those go into
+   * this batch as they then are.
    */
   private async commit(batch: PendingCommand[], at: Date, inputsTaken = false): Promise<ReadonlyMap<number, unknown>> {
     let atOnce = inputsTaken && !this.writer.needsIds(placesIn(batch));
@@ -636,11 +637,10 @@ export class Engine {
   }
 
   /**
-   * Places the orders that rest at once on a paper account held here, and cancels those that can
-   * be, in memory; what is left is sent after the batch is stored (`done.sends`). An account's
-   * orders and cancellations keep their order: after one that is sent later, the account's next
-   * ones are sent later too. Answers the orders that ended (cancelled, or refused by the exchange)
-   * with what their automations are to hear.
+   * Places the orders on paper accounts held here, and makes the cancellations that can be made,
+   * in memory; what is left is sent after the batch is stored (`done.sends`). An account's orders
+   * and cancellations keep their order: after one that is sent later, the account's next ones are
+   * sent later too. Answers what the automations are to hear of it (fills, closes, refusals).
    */
   private actAtOnce(journaled: readonly Send[], at: Date, done: DoneAtOnce): Array<{ entry: EngineOrder; input: EngineInput }> {
     const companion = this.ports.companion;
