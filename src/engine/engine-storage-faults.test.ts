@@ -79,6 +79,42 @@ const cancellerKind: AutomationKind<CancellerState, { type: 'start' }> = {
   fromJson: (json) => json as CancellerState,
 };
 
+/**
+ * Places a limit buy and cancels it in the same step, and again on each close, twenty times: in
+ * memory, each close is heard in the batch that made it, so a batch goes round until it gives up.
+ */
+interface ChurnerState {
+  placed: number;
+  status: 'watching' | 'churning' | 'done';
+}
+
+const CHURNS = 20;
+
+const churnerKind: AutomationKind<ChurnerState, { type: 'start' }> = {
+  name: 'churner_test',
+  orderIdPrefix: 'c',
+  step(state, input: EngineInput | { type: 'start' }): StepResult<ChurnerState, never> {
+    const result: StepResult<ChurnerState, never> = { state, commands: [], events: [], records: [] };
+    const churn = (placed: number) => {
+      result.state = { placed, status: 'churning' };
+      result.commands.push(
+        { type: 'place_order', key: `k${placed}`, pair: 'USDT_BTC', side: 'buy', orderType: 'limit', amount: dec('0.001'), price: dec('50000'), role: 'entry' },
+        { type: 'cancel_order', key: `k${placed}` },
+      );
+    };
+    if (input.type === 'tick' && state.status === 'watching') churn(1);
+    else if (input.type === 'order_closed' && state.status === 'churning') {
+      if (state.placed < CHURNS) churn(state.placed + 1);
+      else result.state = { ...state, status: 'done' };
+    }
+    return result;
+  },
+  watches: (state) => (state.status === 'watching' ? [{ pair: 'USDT_BTC', above: dec(0) }] : []),
+  isRunning: (state) => state.status !== 'done',
+  toJson: (state) => state,
+  fromJson: (json) => json as ChurnerState,
+};
+
 /** The real store, noting the automations and the journal rows (with their status) of each batch it stores. */
 class NotingStore extends SqlEngineRepository {
   readonly batches: Array<{ automations: number[]; rows: Array<[string, string, boolean]> }> = [];
@@ -134,7 +170,7 @@ describe('Engine storage faults', () => {
       batchOrders: (work) => paper.batch(work),
       clock: () => at,
       logger: { warn: () => {}, error: (_object, message) => void errors.push(message) },
-      kinds: [buyerKind, cancellerKind],
+      kinds: [buyerKind, cancellerKind, churnerKind],
       storeRetryDelaysMs: [1, 1, 1, 1],
       ...(onStorageLost === undefined ? {} : { onStorageLost }),
     });
@@ -260,6 +296,26 @@ describe('Engine storage faults', () => {
     for (const { id } of [healthy, poisoned]) {
       assert.deepEqual((await p.engine.orders(id)).map((o) => [o.key, o.status]), [['b', 'cancelled']]);
     }
+    assert.deepEqual(await p.openOrders(), []);
+    assert.deepEqual(await p.storedUsdt(), ['10000', '0']);
+    await p.stop();
+  });
+
+  it('with the paper exchange stored in its batches, sends after the batch what an automation orders after eight rounds of hearing of its own cancellations', async () => {
+    const store = new NotingStore(db);
+    const p = await startProcess(store, undefined, {}, true);
+    const churner = await p.engine.create(churnerKind, { userId, accountId: p.accountId, state: { placed: 0, status: 'watching' } }, { type: 'start' });
+    await p.tick('60000');
+
+    assert.equal((await p.engine.get(churnerKind, churner.id))!.state.status, 'done');
+    const orders = await p.engine.orders(churner.id);
+    assert.equal(orders.length, CHURNS);
+    assert.ok(orders.every((order) => order.status === 'cancelled'));
+    const writes = (key: string) => store.batches.flatMap((batch) => batch.rows.filter(([clientOrderId]) => clientOrderId === `tlc${churner.id}x${key}`).map(([, status]) => status));
+    // The first eight went and came back in the tick's batch, stored once each; the ninth was journaled and sent after it.
+    for (let n = 1; n <= 8; n += 1) assert.deepEqual(writes(`k${n}`), ['cancelled'], `k${n}`);
+    assert.equal(writes('k9').at(0), 'pending');
+    assert.equal(writes('k9').at(-1), 'cancelled');
     assert.deepEqual(await p.openOrders(), []);
     assert.deepEqual(await p.storedUsdt(), ['10000', '0']);
     await p.stop();
