@@ -10,9 +10,9 @@ import type { Database } from '../store/database.ts';
 import { SqlEngineRepository } from '../store/engine.repository.ts';
 import { SqlPaperRepository } from '../store/paper.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
+import { startPaperEngine } from '../../test/support/paper-engine-process.ts';
 import type { AutomationKind } from './automation-kind.ts';
 import { type CommittedBatch, type EngineBatch, type EngineStore, QUARANTINED, type QuarantineRecord, type RecordWriter } from './engine-store.ts';
-import { Engine } from './engine.ts';
 import { PaperTrading } from './paper-trading.ts';
 
 /**
@@ -46,88 +46,6 @@ const buyerKind: AutomationKind<BuyerState, { type: 'start' }> = {
   fromJson: (json) => json as BuyerState,
 };
 
-/**
- * Places one limit buy below the first price it hears and cancels it at the next; a poisoned one
- * logs the cancellation with a NUL character, so storage refuses that batch's part.
- */
-interface CancellerState {
-  poisoned: boolean;
-  status: 'watching' | 'placed' | 'cancelling' | 'closed' | 'quarantined';
-}
-
-const cancellerKind: AutomationKind<CancellerState, { type: 'start' }> = {
-  name: 'canceller_test',
-  orderIdPrefix: 'z',
-  step(state, input: EngineInput | { type: 'start' }): StepResult<CancellerState, never> {
-    const result: StepResult<CancellerState, never> = { state, commands: [], events: [], records: [] };
-    if (input.type === 'order_closed' && state.status === 'cancelling') result.state = { ...state, status: 'closed' };
-    if (input.type !== 'tick') return result;
-    if (state.status === 'watching') {
-      result.state = { ...state, status: 'placed' };
-      result.commands.push({ type: 'place_order', key: 'b', pair: 'USDT_BTC', side: 'buy', orderType: 'limit', amount: dec('0.001'), price: input.price.minus(1000), role: 'entry' });
-    } else if (state.status === 'placed') {
-      result.state = { ...state, status: 'cancelling' };
-      result.commands.push({ type: 'cancel_order', key: 'b' });
-      result.events.push({ message: state.poisoned ? 'cancelling\u0000' : 'cancelling', at: input.at });
-    }
-    return result;
-  },
-  watches: (state) => (state.status === 'watching' || state.status === 'placed' ? [{ pair: 'USDT_BTC', above: dec(0) }] : []),
-  isRunning: (state) => state.status !== 'quarantined',
-  quarantine: (state) => ({ ...state, status: 'quarantined' }),
-  toJson: (state) => state,
-  fromJson: (json) => json as CancellerState,
-};
-
-/**
- * Places a limit buy and cancels it in the same step, and again on each close, twenty times: in
- * memory, each close is heard in the batch that made it, so a batch goes round until it gives up.
- */
-interface ChurnerState {
-  placed: number;
-  status: 'watching' | 'churning' | 'done';
-}
-
-const CHURNS = 20;
-
-const churnerKind: AutomationKind<ChurnerState, { type: 'start' }> = {
-  name: 'churner_test',
-  orderIdPrefix: 'c',
-  step(state, input: EngineInput | { type: 'start' }): StepResult<ChurnerState, never> {
-    const result: StepResult<ChurnerState, never> = { state, commands: [], events: [], records: [] };
-    const churn = (placed: number) => {
-      result.state = { placed, status: 'churning' };
-      result.commands.push(
-        { type: 'place_order', key: `k${placed}`, pair: 'USDT_BTC', side: 'buy', orderType: 'limit', amount: dec('0.001'), price: dec('50000'), role: 'entry' },
-        { type: 'cancel_order', key: `k${placed}` },
-      );
-    };
-    if (input.type === 'tick' && state.status === 'watching') churn(1);
-    else if (input.type === 'order_closed' && state.status === 'churning') {
-      if (state.placed < CHURNS) churn(state.placed + 1);
-      else result.state = { ...state, status: 'done' };
-    }
-    return result;
-  },
-  watches: (state) => (state.status === 'watching' ? [{ pair: 'USDT_BTC', above: dec(0) }] : []),
-  isRunning: (state) => state.status !== 'done',
-  toJson: (state) => state,
-  fromJson: (json) => json as ChurnerState,
-};
-
-/** The real store, noting the automations and the journal rows (with their status) of each batch it stores. */
-class NotingStore extends SqlEngineRepository {
-  readonly batches: Array<{ automations: number[]; rows: Array<[string, string, boolean]> }> = [];
-
-  override async save(batch: EngineBatch): Promise<void> {
-    await super.save(batch);
-    this.batches.push({
-      automations: batch.automations.map((change) => change.id),
-      rows: batch.orders.map((order) => [order.clientOrderId, order.status, order.cancelRequested]),
-    });
-  }
-}
-
 /** The real store, made unreachable on demand for a number of saves (Infinity: for good). */
 class FaultyStore extends SqlEngineRepository {
   failingSaves = 0;
@@ -160,48 +78,10 @@ describe('Engine storage faults', () => {
 
   /** `storeThrough`: the engine stores the paper exchange's changes in its batches, as a server does. */
   async function startProcess(store: EngineStore, onStorageLost?: (error: Error) => void, writers: Record<string, RecordWriter> = {}, storeThrough = false) {
-    const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
-    const errors: string[] = [];
-    const companion = storeThrough ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion() }) : undefined;
-    const engine: Engine = new Engine({
-      store,
-      ...(companion ? { companion } : {}),
-      exchangeFor: (accountId) => paper.exchange(accountId),
-      batchOrders: (work) => paper.batch(work),
-      clock: () => at,
-      logger: { warn: () => {}, error: (_object, message) => void errors.push(message) },
-      kinds: [buyerKind, cancellerKind, churnerKind],
-      storeRetryDelaysMs: [1, 1, 1, 1],
-      ...(onStorageLost === undefined ? {} : { onStorageLost }),
-    });
-    for (const [kind, write] of Object.entries(writers)) engine.registerRecordWriter(kind, write);
-    await engine.start();
-    await paper.start(() => engine.settled());
-    const [account] = await db.query<{ id: number }>(
-      "INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id",
-      [userId],
-    );
-    const accountId = account!.id;
-    await paper.openAccount(accountId, [{ currency: 'USDT', free: dec('10000'), locked: dec(0) }]);
-    const create = (poisoned = false, market = false) => engine.create(buyerKind, { userId, accountId, state: { poisoned, market, status: 'watching' } }, { type: 'start' });
-    const createCanceller = (poisoned = false) => engine.create(cancellerKind, { userId, accountId, state: { poisoned, status: 'watching' } }, { type: 'start' });
-    const tick = async (price: string) => {
-      await paper.applyTicks([{ pair: 'USDT_BTC', price: dec(price), at }]);
-      await engine.settled().catch(() => undefined);
-    };
-    const openOrders = async () => (await (await paper.exchange(accountId)).openOrders()).map((o) => o.clientOrderId).sort();
-    const storedUsdt = async () => {
-      const [row] = await db.query<{ free: string; locked: string }>(
-        "SELECT free::text, locked::text FROM paper_balances WHERE account_id = $1 AND currency = 'USDT'",
-        [accountId],
-      );
-      return [row?.free, row?.locked];
-    };
-    const stop = async () => {
-      await paper.stop();
-      await engine.stop().catch(() => undefined);
-    };
-    return { engine, accountId, create, createCanceller, tick, openOrders, storedUsdt, errors, stop };
+    const p = await startPaperEngine(db, userId, store, { kinds: [buyerKind], at, writers, storeThrough, ...(onStorageLost ? { onStorageLost } : {}) });
+    const create = (poisoned = false, market = false) =>
+      p.engine.create(buyerKind, { userId, accountId: p.accountId, state: { poisoned, market, status: 'watching' } }, { type: 'start' });
+    return { ...p, create };
   }
 
   it('quarantines the automation storage refuses and stores and sends the rest of its batch', async () => {
@@ -273,51 +153,6 @@ describe('Engine storage faults', () => {
     // Its fill, at the ask with the paper exchange's slippage, is stored with the funds it took.
     const [spent] = await db.query<{ total: string }>('SELECT sum(amount * price)::text AS total FROM paper_trades WHERE account_id = $1', [p.accountId]);
     assert.deepEqual(await p.storedUsdt(), [dec('10000').minus(spent!.total).toFixed(), '0']);
-    await p.stop();
-  });
-
-  it('with the paper exchange stored in its batches, stores a cancellation ended with the batch that asks for it, refused or not', async () => {
-    const store = new NotingStore(db);
-    const p = await startProcess(store, undefined, {}, true);
-    const healthy = await p.createCanceller();
-    const poisoned = await p.createCanceller(true);
-    await p.tick('60000');
-    await p.tick('60100');
-
-    // One write of each row after its placement: asked to cancel and cancelled together.
-    const rowsOf = (id: number) => store.batches.flatMap((batch) => batch.rows.filter(([clientOrderId]) => clientOrderId === `tlz${id}xb`));
-    for (const { id } of [healthy, poisoned]) assert.deepEqual(rowsOf(id).map(([, status, asked]) => [status, asked]), [['open', false], ['cancelled', true]]);
-    // The automation heard of it in the batch that stored it ended, so no restart can come between.
-    assert.equal((await p.engine.get(cancellerKind, healthy.id))!.state.status, 'closed');
-    const lastWrite = store.batches.findLast((batch) => batch.automations.includes(healthy.id));
-    assert.deepEqual(lastWrite?.rows.map(([, status]) => status), ['cancelled']);
-    // The refused one stopped at its last stored state, and its order is gone from the exchange as its row says.
-    assert.equal((await p.engine.get(cancellerKind, poisoned.id))!.state.status, 'quarantined');
-    for (const { id } of [healthy, poisoned]) {
-      assert.deepEqual((await p.engine.orders(id)).map((o) => [o.key, o.status]), [['b', 'cancelled']]);
-    }
-    assert.deepEqual(await p.openOrders(), []);
-    assert.deepEqual(await p.storedUsdt(), ['10000', '0']);
-    await p.stop();
-  });
-
-  it('with the paper exchange stored in its batches, sends after the batch what an automation orders after eight rounds of hearing of its own cancellations', async () => {
-    const store = new NotingStore(db);
-    const p = await startProcess(store, undefined, {}, true);
-    const churner = await p.engine.create(churnerKind, { userId, accountId: p.accountId, state: { placed: 0, status: 'watching' } }, { type: 'start' });
-    await p.tick('60000');
-
-    assert.equal((await p.engine.get(churnerKind, churner.id))!.state.status, 'done');
-    const orders = await p.engine.orders(churner.id);
-    assert.equal(orders.length, CHURNS);
-    assert.ok(orders.every((order) => order.status === 'cancelled'));
-    const writes = (key: string) => store.batches.flatMap((batch) => batch.rows.filter(([clientOrderId]) => clientOrderId === `tlc${churner.id}x${key}`).map(([, status]) => status));
-    // The first eight went and came back in the tick's batch, stored once each; the ninth was journaled and sent after it.
-    for (let n = 1; n <= 8; n += 1) assert.deepEqual(writes(`k${n}`), ['cancelled'], `k${n}`);
-    assert.equal(writes('k9').at(0), 'pending');
-    assert.equal(writes('k9').at(-1), 'cancelled');
-    assert.deepEqual(await p.openOrders(), []);
-    assert.deepEqual(await p.storedUsdt(), ['10000', '0']);
     await p.stop();
   });
 
