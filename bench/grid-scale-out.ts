@@ -124,7 +124,8 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
       const childEnv = env();
       const output = fs.openSync(path.join(childEnv.DATA_DIR, 'engine.log'), 'w');
       const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-      const child = spawn(process.execPath, [...profile, path.join(ROOT, 'bin', 'tradeloop.js'), 'serve', '--role', 'engine'], {
+      // The young generation `npm start` gives the server (package.json; docs/architecture.md, *CPU per fill*).
+      const child = spawn(process.execPath, ['--max-semi-space-size=64', ...profile, path.join(ROOT, 'bin', 'tradeloop.js'), 'serve', '--role', 'engine'], {
         cwd: ROOT,
         env: { ...process.env, ...childEnv },
         stdio: ['ignore', output, output],
