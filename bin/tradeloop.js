@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env node
 // Runs the TypeScript sources, compiled to plain JavaScript on first use (bin/compile.mjs), so
 // there is no build step to forget and a command starts in a fraction of what tsx costs. Where
 // the checkout cannot be written to, tsx runs the sources as they are.
