@@ -578,10 +578,11 @@ export class Engine {
    * this batch as they then are.
    */
   private async commit(batch: PendingCommand[], at: Date, inputsTaken = false): Promise<ReadonlyMap<number, unknown>> {
-    let atOnce = inputsTaken && !this.writer.needsIds(placesIn(batch));
+    const places = placesIn(batch);
+    let atOnce = inputsTaken && !this.writer.needsIds(places);
     if (!atOnce) {
       if (inputsTaken) this.takeCompanion();
-      await this.writer.reserveIds(placesIn(batch));
+      await this.writer.reserveIds(places);
     }
     const done: DoneAtOnce = { sends: [], resting: [], ended: [], sentLater: new Set() };
     let pending = batch;
@@ -598,11 +599,11 @@ export class Engine {
         const live = this.running.get(entry.automationId);
         if (live) this.step(live, input, at, pending);
       }
-      const places = placesIn(pending);
-      if (pending.length > 0 && ((places > 0 && this.writer.needsIds(places)) || round === MAX_ROUNDS_AT_ONCE)) {
+      const more = placesIn(pending);
+      if (pending.length > 0 && ((more > 0 && this.writer.needsIds(more)) || round === MAX_ROUNDS_AT_ONCE)) {
         this.takeCompanion();
         atOnce = false;
-        await this.writer.reserveIds(places);
+        await this.writer.reserveIds(more);
       }
     }
     if (atOnce) this.takeCompanion();

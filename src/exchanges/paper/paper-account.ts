@@ -325,10 +325,10 @@ export class PaperAccount implements Exchange {
   }
 }
 
-/** `sum` plus `amount`; most orders fill at once, from zero, and then the sum is the amount itself. */
 /** What a resting order of `amount` at `price` holds back: the quote it would pay, or the base it would sell. */
 function heldBack(market: Market, side: 'buy' | 'sell', amount: Decimal, price: Decimal): [currency: string, amount: Decimal] {
   return side === 'buy' ? [market.quote, amount.times(price)] : [market.base, amount];
 }
 
+/** `sum` plus `amount`; most orders fill at once, from zero, and then the sum is the amount itself. */
 const added = (sum: Decimal, amount: Decimal): Decimal => (sum.isZero() ? amount : sum.plus(amount));
