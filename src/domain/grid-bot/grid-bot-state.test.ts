@@ -10,8 +10,9 @@ import fc from 'fast-check';
 import { Decimal, dec } from '../../shared/decimal.ts';
 import type { GridBotConfig, StopLossAction } from './grid-bot-config.ts';
 import { stepGridBot } from './grid-bot.ts';
-import { draft, writable } from './grid-bot-state.ts';
-import { GridHarness, gridConfig } from './test-kit.ts';
+import { draft, type GridLine, newGridBot, writable } from './grid-bot-state.ts';
+import { layOut } from './grid-plan.ts';
+import { GridHarness, gridConfig, RULES } from './test-kit.ts';
 
 /** A copy sharing no object with `value` but its decimals and dates, which are never changed. */
 function unshared<T>(value: T): T {
@@ -91,5 +92,26 @@ describe('grid bot state: copy on write', () => {
     assert.equal(given.lines[1], line);
     assert.equal(next.lines[0], given.lines[0]);
     assert.throws(() => writable(next, line), /not a line of this grid/);
+  });
+});
+
+describe('grid bot state: lines share equal amounts', () => {
+  /** How many decimal objects the lines' amounts are, and how many values. */
+  const amounts = (lines: readonly GridLine[]) => {
+    const held = lines.map((line) => line.amount);
+    return { objects: new Set(held).size, values: new Set(held.map((amount) => amount.toFixed())).size };
+  };
+
+  it('lays out neighbouring lines of one amount on one decimal', () => {
+    // 10 USDT a line at about 60,000 USDT: 0.00016 or 0.00017 BTC once down to the lot step.
+    const config = gridConfig({ lowerPrice: dec(58_000), upperPrice: dec(62_000), gridsQuantity: 40, orderCurrencyType: 'quote', quantityPerGrid: dec(10) });
+    const lines = layOut(newGridBot(config, RULES.priceStep), RULES, dec(60_000));
+    assert.deepEqual(amounts(lines), { objects: 2, values: 2 });
+  });
+
+  it('gives a line turned to buy or sell the decimal of a neighbour of the same amount', () => {
+    const h = new GridHarness(gridConfig({ gridsQuantity: 9 }), 121, '0').start();
+    for (const price of [105, 121, 135, 121, 105, 121]) h.moveTo(price);
+    assert.deepEqual(amounts(h.state.lines), { objects: 1, values: 1 });
   });
 });

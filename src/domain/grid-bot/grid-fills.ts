@@ -18,7 +18,7 @@ import { endGrowth, followPrice, showRange } from './grid-market.ts';
 import { buyAmount, syncOrders } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';
 import { finishStop, orderEndedWhileStopping } from './grid-stop.ts';
-import { type GridBotState, type PartialFill, parseKey, writable, type WritableLine } from './grid-bot-state.ts';
+import { type GridBotState, type PartialFill, parseKey, sharedAmount, writable, type WritableLine } from './grid-bot-state.ts';
 import { usdRate } from './usd-rate.ts';
 
 const noFill = (): PartialFill => ({ amount: ZERO, quote: ZERO, feeBase: ZERO, feeQuote: ZERO });
@@ -107,7 +107,8 @@ function boughtOnLine(state: GridBotState, line: WritableLine, done: PartialFill
   out.log(gridMessages.limitFilled(state.config, 'buy', average, done.amount, null));
   line.side = null;
   const pool = state.carry.base.plus(done.amount).minus(done.feeBase);
-  const next = state.lines[state.lines.indexOf(line) + 1];
+  const position = state.lines.indexOf(line);
+  const next = state.lines[position + 1];
   const amount = next?.side === null ? floorToStep(pool, ctx.rules(state.config.pair).lotStep) : ZERO;
   const left = pool.minus(amount);
   const poolValue = state.carry.value.plus(done.amount.times(average)).plus(done.feeQuote);
@@ -117,7 +118,7 @@ function boughtOnLine(state: GridBotState, line: WritableLine, done: PartialFill
   const cost = poolValue.minus(leftValue);
   const above = writable(state, next);
   above.side = 'sell';
-  above.amount = compact(amount);
+  above.amount = sharedAmount(compact(amount), state.lines[position + 2], line);
   above.cost = compact(cost);
   above.refused = false;
 }
@@ -128,11 +129,12 @@ function soldOnLine(state: GridBotState, line: WritableLine, done: PartialFill, 
   out.log(gridMessages.limitFilled(config, 'sell', average, done.amount, profit));
   line.side = null;
   line.cost = null;
-  let below = state.lines[state.lines.indexOf(line) - 1];
+  const position = state.lines.indexOf(line);
+  let below = state.lines[position - 1];
   if (below && below.side === null) {
     const buy = writable(state, below);
     buy.side = 'buy';
-    buy.amount = buyAmount(config, buy.price, ctx.rules(config.pair));
+    buy.amount = sharedAmount(buyAmount(config, buy.price, ctx.rules(config.pair)), state.lines[position - 2], line);
     buy.cost = null;
     buy.refused = false;
     below = buy;

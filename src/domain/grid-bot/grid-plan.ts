@@ -11,7 +11,7 @@ import { gridPrices, nearestIndex } from './grid-lines.ts';
 import { buyAmount, syncOrders } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';
 import { type Amounts, requiredBalances, requiredFor } from './required-balances.ts';
-import { balancingKey, type GridBotState, type GridLine, ownLines, shapeOf } from './grid-bot-state.ts';
+import { balancingKey, type GridBotState, type GridLine, ownLines, shapeOf, sharedAmount } from './grid-bot-state.ts';
 
 /** The account funds a start may use, and the taker fee the balancing order will pay. */
 export interface Funding {
@@ -23,22 +23,24 @@ export interface Funding {
 export function layOut(state: GridBotState, rules: TradingRules, price: Decimal | undefined): GridLine[] {
   const prices = gridPrices(state.config, rules.priceStep);
   const waiting = price === undefined ? -1 : nearestIndex(prices, price);
-  return prices.map((linePrice, index) => {
+  const lines: GridLine[] = [];
+  prices.forEach((linePrice, index) => {
     const side = price === undefined || index === waiting ? null : index < waiting ? 'buy' : 'sell';
-    return {
+    lines.push({
       id: state.nextLineId + index,
       index,
       price: linePrice,
       side,
       placed: false,
-      amount: buyAmount(state.config, linePrice, rules),
+      amount: sharedAmount(buyAmount(state.config, linePrice, rules), lines.at(-1)),
       order: 0,
       cost: null,
       refused: false,
       grown: false,
       partial: null,
-    };
+    });
   });
+  return lines;
 }
 
 /** Replaces the bot's lines; ids keep growing so old profit rows still name their own lines. */

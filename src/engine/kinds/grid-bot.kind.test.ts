@@ -43,6 +43,13 @@ describe('grid bot kind', () => {
     assert.equal(JSON.stringify(gridBotKind.toJson(restored)), JSON.stringify(gridBotKind.toJson(h.state)));
   });
 
+  it('restores neighbouring lines of one amount on one decimal, as they ran', () => {
+    const h = new GridHarness(gridConfig({ gridsQuantity: 9 }), 121).start();
+    const restored = roundTrip(h.state);
+    assert.deepEqual(restored.lines, h.state.lines);
+    assert.equal(new Set(restored.lines.map((line) => line.amount)).size, 1);
+  });
+
   it('stores a bot waiting for its balancing order and a stopped one', () => {
     const balancing = new GridHarness(gridConfig(), 121);
     const result = gridBotKind.step(

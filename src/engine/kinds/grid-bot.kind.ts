@@ -9,7 +9,7 @@ import type { GridBotConfig } from '../../domain/grid-bot/grid-bot-config.ts';
 import { gridWatches } from '../../domain/grid-bot/grid-market.ts';
 import type { GridProfitRecord } from '../../domain/grid-bot/grid-output.ts';
 import {
-  type GridBotState, type GridFigures, type GridLine, isEnabled, type PartialFill, type PendingStop, shapeOf, type SideOrder,
+  type GridBotState, type GridFigures, type GridLine, isEnabled, type PartialFill, type PendingStop, shapeOf, sharedAmount, type SideOrder,
 } from '../../domain/grid-bot/grid-bot-state.ts';
 import type { GridShape } from '../../domain/grid-bot/grid-lines.ts';
 import { usdPairs } from '../../domain/grid-bot/usd-rate.ts';
@@ -73,10 +73,15 @@ const LINE_FIELDS: readonly Field<GridLine>[] = [
 ];
 
 const lineJson = (l: GridLine): LineJson => LINE_FIELDS.map(([, value, encode]) => (encode as (value: never) => unknown)(value(l) as never)) as LineJson;
-const lineOf = ([id, index, price, side, placed, amount, order, cost, refused, partial, grown]: LineJson): GridLine => ({
-  id, index, price: dec(price), side: SIDES[side]!, placed: placed === 1, amount: dec(amount), order,
+const lineOf = ([id, index, price, side, placed, amount, order, cost, refused, partial, grown]: LineJson, before?: GridLine): GridLine => ({
+  id, index, price: dec(price), side: SIDES[side]!, placed: placed === 1, amount: sharedAmount(dec(amount), before), order,
   cost: maybeDec(cost), refused: refused === 1, grown: grown === 1, partial: partialOf(partial),
 });
+const linesOf = (json: LineJson[]): GridLine[] => {
+  const lines: GridLine[] = [];
+  for (const line of json) lines.push(lineOf(line, lines.at(-1)));
+  return lines;
+};
 const shapeJson = (shape: GridShape) => ({ ...shape, lowerPrice: text(shape.lowerPrice), upperPrice: text(shape.upperPrice) });
 const shapeOfJson = (json: Json): GridShape => ({
   ...(json as unknown as GridShape),
@@ -183,7 +188,7 @@ export const gridBotKind: AutomationKind<GridBotState, GridBotAction, GridProfit
     return {
       config,
       status: json.status as GridBotState['status'],
-      lines: (json.lines as LineJson[]).map(lineOf),
+      lines: linesOf(json.lines as LineJson[]),
       nextLineId: json.nextLineId as number,
       seq: json.seq as number,
       priceStep: dec(json.priceStep as string),
