@@ -2,6 +2,11 @@
  * One step's working copy of a SmartTrade: the state is copied before anything changes, so a
  * step that refuses its input (and throws) leaves the stored state untouched. Orders, timers, log
  * lines and records the step asks for are collected here in the order they must happen.
+ *
+ * A tick step of a trade past its entry mostly moves a trailing extreme: it copies the parts a
+ * tick changes (position, steps, stop loss) and shares the others with the state it was given
+ * (funds, orders, market close), copying them only when it goes on to order (`own`). Copying
+ * every order on every tick was a fifth of a trailing trade's step.
  */
 import type { Command, LogEvent, Side, StepContext } from '../automation.ts';
 import type { Decimal } from '../../shared/decimal.ts';
@@ -18,16 +23,20 @@ const KEY_LETTER: Record<OrderPurpose, string> = {
   market_close: 'm',
 };
 
-export function cloneState(state: SmartTradeState): SmartTradeState {
+/** The parts a tick changes copied; funds, orders and the market close shared until `ownShared`. */
+function tickCopy(state: SmartTradeState): SmartTradeState {
   return {
     ...state,
     position: { ...state.position },
     steps: state.steps.map((step) => ({ ...step })),
     ...(state.stopLoss ? { stopLoss: { ...state.stopLoss } } : {}),
-    funds: state.funds.map((step) => ({ ...step })),
-    ...(state.marketClose ? { marketClose: { ...state.marketClose } } : {}),
-    orders: state.orders.map((order) => ({ ...order })),
   };
+}
+
+function ownShared(state: SmartTradeState): void {
+  state.funds = state.funds.map((step) => ({ ...step }));
+  if (state.marketClose) state.marketClose = { ...state.marketClose };
+  state.orders = state.orders.map((order) => ({ ...order }));
 }
 
 export class Draft {
@@ -35,12 +44,24 @@ export class Draft {
   readonly events: LogEvent[] = [];
   readonly records: SmartTradeRecord[] = [];
   readonly state: SmartTradeState;
+  private owned: boolean;
 
+  /** `tick`: a tick step, which shares the funds, orders and market close until it owns them. */
   constructor(
     state: SmartTradeState,
     readonly ctx: StepContext,
+    tick = false,
   ) {
-    this.state = cloneState(state);
+    this.state = tickCopy(state);
+    this.owned = !tick;
+    if (this.owned) ownShared(this.state);
+  }
+
+  /** Copies what a tick step shares with the state it was given, before it orders or changes them. */
+  own(): void {
+    if (this.owned) return;
+    this.owned = true;
+    ownShared(this.state);
   }
 
   get now(): Date {
@@ -82,6 +103,7 @@ export class Draft {
   }
 
   place(purpose: OrderPurpose, subTradeId: number, side: Side, orderType: OrderKind, amount: Decimal, price?: Decimal): TrackedOrder {
+    this.mustOwn();
     this.state.seq += 1;
     const key = `${KEY_LETTER[purpose]}${this.state.seq}`;
     const order: TrackedOrder = {
@@ -118,6 +140,7 @@ export class Draft {
 
   /** An order placed earlier in this same step is simply never sent. */
   cancel(order: TrackedOrder): void {
+    this.mustOwn();
     if (order.status !== 'open' || order.cancelRequested) return;
     const placed = this.commands.findIndex((command) => command.type === 'place_order' && command.key === order.key);
     if (placed >= 0) {
@@ -127,6 +150,11 @@ export class Draft {
     }
     order.cancelRequested = true;
     this.commands.push({ type: 'cancel_order', key: order.key });
+  }
+
+  /** An order placed or cancelled on shared orders would change the state the step was given. */
+  private mustOwn(): void {
+    if (!this.owned) throw new Error('A tick step ordered before owning the trade\'s orders (Draft.own)');
   }
 
   /** Cancellations go out first, so the funds they release are free for the orders placed after. */

@@ -45,6 +45,7 @@ function conditionFor(draft: Draft, trigger: Decimal, priceType: 'bid' | 'ask' |
 }
 
 function placeEntry(draft: Draft, orderType: OrderKind, amount: Decimal, price?: Decimal): void {
+  draft.own();
   const { state } = draft;
   draft.place('position', state.position.id, draft.entrySide, orderType, amount, price);
   state.position.status = 'order_placed';

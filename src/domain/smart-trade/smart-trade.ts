@@ -51,7 +51,7 @@ export function stepSmartTrade(
   context: StepContext,
 ): StepResult<SmartTradeState, SmartTradeRecord> {
   assertSmartTradeAllows(state.status, input.type);
-  const draft = new Draft(state, context);
+  const draft = new Draft(state, context, input.type === 'tick');
   switch (input.type) {
     case 'start':
       startTrade(draft);

@@ -113,6 +113,7 @@ export function stopLossTimer(draft: Draft): void {
 }
 
 function executeStopLoss(draft: Draft, price: Decimal): void {
+  draft.own();
   const { state } = draft;
   const config = state.config.stopLoss!;
   const stopLoss = state.stopLoss!;

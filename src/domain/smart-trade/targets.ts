@@ -144,6 +144,7 @@ const reached = (long: boolean, price: Decimal, target: Decimal) => (long ? pric
 
 /** Sends a watched step at market with its share; one whose share is too small ends. */
 export function executeStep(draft: Draft, step: TakeProfitStep): void {
+  draft.own();
   const { state } = draft;
   for (const order of openOrdersOf(state, step.id)) draft.cancel(order);
   const amount = allocate(state).get(step.id) ?? ZERO;
