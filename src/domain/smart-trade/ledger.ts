@@ -37,8 +37,8 @@ export const isEntry = (order: TrackedOrder) => order.purpose === 'position' || 
  * times (targets, the stop, the watches) and a trailing trade on every tick, while they change
  * only with fills. A trade's settings are the same object in all its states (steps never copy
  * them), so they key the memo; what the sums read is compared by identity, which holds because
- * decimals are never changed in place (a fill replaces them) and orders are copied, not changed,
- * from one state to the next.
+ * decimals are never changed in place (a fill replaces them) and an order is copied before a step
+ * changes it (a tick step shares the orders of the state it was given: draft.ts).
  */
 const lastFigures = new WeakMap<object, { inputs: unknown[]; result: Figures }>();
 
@@ -48,18 +48,27 @@ function figureInputs(state: SmartTradeState): unknown[] {
   return inputs;
 }
 
-function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+/** Compared where they are, without making the list: a trailing trade asks several times a tick. */
+function sameInputs(inputs: readonly unknown[], state: SmartTradeState): boolean {
+  if (inputs.length !== 1 + 6 * state.orders.length || inputs[0] !== state.position.own) return false;
+  let index = 1;
+  for (const order of state.orders) {
+    if (
+      inputs[index] !== order.purpose || inputs[index + 1] !== order.filled || inputs[index + 2] !== order.filledQuote ||
+      inputs[index + 3] !== order.feeBase || inputs[index + 4] !== order.feeQuote || inputs[index + 5] !== order.feeValue
+    ) {
+      return false;
+    }
+    index += 6;
+  }
   return true;
 }
 
 export function figures(state: SmartTradeState): Figures {
-  const inputs = figureInputs(state);
   const last = lastFigures.get(state.config);
-  if (last && sameInputs(last.inputs, inputs)) return last.result;
+  if (last && sameInputs(last.inputs, state)) return last.result;
   const result = sumFigures(state);
-  lastFigures.set(state.config, { inputs, result });
+  lastFigures.set(state.config, { inputs: figureInputs(state), result });
   return result;
 }
 
