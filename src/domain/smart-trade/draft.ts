@@ -3,10 +3,10 @@
  * step that refuses its input (and throws) leaves the stored state untouched. Orders, timers, log
  * lines and records the step asks for are collected here in the order they must happen.
  *
- * A tick step of a trade past its entry mostly moves a trailing extreme: it copies the parts a
- * tick changes (position, steps, stop loss) and shares the others with the state it was given
- * (funds, orders, market close), copying them only when it goes on to order (`own`). Copying
- * every order on every tick was a fifth of a trailing trade's step.
+ * A tick step mostly moves a trailing extreme: it copies the parts a tick changes (position,
+ * steps, stop loss) and shares the others with the state it was given (funds, orders, market
+ * close), copying them only when it goes on to order (`own`). Copying every order on every tick
+ * was about a quarter of a trailing trade's step.
  */
 import type { Command, LogEvent, Side, StepContext } from '../automation.ts';
 import type { Decimal } from '../../shared/decimal.ts';
