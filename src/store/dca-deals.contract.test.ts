@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { openTestDatabase } from '../../test/support/database.ts';
 import type { Database } from './database.ts';
+import { dealSettings } from '../domain/dca-bot/test-support/fixtures.ts';
+import { type Deal, newDeal } from '../domain/dca-bot/deal.ts';
 import { dcaDealsContract } from './dca-deals.contract.ts';
 import { SqlDcaRepository, writeDcaRecords } from './dca.repository.ts';
 import { MemoryDcaStore } from './memory/memory-dca-store.ts';
@@ -48,5 +50,38 @@ describe('SqlDcaRepository, deal log lines stored one to a row before migration 
     );
     const lines = (await new SqlDcaRepository(db).dealEvents(dealId)).map((event) => event.message);
     assert.deepEqual(lines, ['old one', 'old two', 'new one', 'new two']);
+  });
+});
+
+describe("SqlDcaRepository: a deal's settings in a column of their own", () => {
+  it('writes them apart from the rest of the deal, and reads deals written either way', async () => {
+    const db = await (database ??= openTestDatabase());
+    const [user] = await db.query<{ id: number }>(`INSERT INTO users (name) VALUES ('dca-' || gen_random_uuid()) RETURNING id`);
+    const [account] = await db.query<{ id: number }>(`INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id`, [user!.id]);
+    const [last] = await db.query<{ id: string | null }>('SELECT max(id) AS id FROM dca_deals');
+    const deal = (id: number): Deal => ({
+      ...newDeal({ id, no: 1, pair: 'USDT_ETH', base: 'ETH', quote: 'USDT', settings: { ...dealSettings(), takeProfit: '2.5' }, at: Date.UTC(2024, 0, 1) }),
+      status: 'bought',
+    });
+    const written = deal(Number(last?.id ?? 0) + 1);
+    await db.transaction((tx) =>
+      writeDcaRecords(tx, [{ automationId: 1, records: [{ type: 'deal', deal: written, botName: 'bot', accountId: Number(account!.id), userId: Number(user!.id) }] }]),
+    );
+    const [row] = await db.query<{ data: string; settings: string }>('SELECT data, settings FROM dca_deals WHERE id = $1', [written.id]);
+    assert.equal('settings' in (JSON.parse(row!.data) as object), false);
+    assert.deepEqual(JSON.parse(row!.settings), JSON.parse(JSON.stringify(written.settings)));
+    // A row written before the settings had their column: they are in its text.
+    const before = deal(written.id + 1);
+    await db.query(
+      `INSERT INTO dca_deals (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency, note, created_at, updated_at, data)
+       VALUES ($1, 1, 'bot', $2, $3, 'USDT_ETH', 'ETH', 'USDT', 'bought', false, 'USDT', '', now(), now(), $4)`,
+      [before.id, account!.id, user!.id, JSON.stringify(before)],
+    );
+    const store = new SqlDcaRepository(db);
+    for (const expected of [written, before]) {
+      const found = await store.findDeal(expected.id);
+      assert.deepEqual(JSON.parse(JSON.stringify(found?.deal)), JSON.parse(JSON.stringify(expected)));
+      assert.equal(found?.deal.settings.takeProfit, '2.5');
+    }
   });
 });

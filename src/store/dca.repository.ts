@@ -17,10 +17,14 @@ interface DealRow {
   account_id: string | number;
   user_id: string | number;
   data: string;
+  /** Null in rows written before the settings had a column of their own (migration 0089). */
+  settings: string | null;
 }
 
+const DEAL_COLUMNS = 'bot_id, bot_name, account_id, user_id, data, settings';
+
 const toStored = (row: DealRow): StoredDeal => ({
-  deal: JSON.parse(row.data) as Deal,
+  deal: row.settings === null ? (JSON.parse(row.data) as Deal) : { ...(JSON.parse(row.data) as Omit<Deal, 'settings'>), settings: JSON.parse(row.settings) as Deal['settings'] },
   botId: Number(row.bot_id),
   botName: row.bot_name,
   accountId: Number(row.account_id),
@@ -45,31 +49,36 @@ export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<voi
     }
   }
   if (latest.size > 0) {
-    const rows = [...latest.values()].map(({ deal, botId, botName, accountId, userId }) => [
-      deal.id, botId, botName, accountId, userId, deal.pair, deal.base, deal.quote, deal.status, deal.closedAt !== null,
-      deal.settings.profitCurrency === 'base_currency' ? deal.base : deal.quote, deal.finalProfit, percentage(deal),
-      deal.usdProfit, deal.btcProfit, deal.note, new Date(deal.createdAt), new Date(deal.updatedAt), iso(deal.closedAt),
-      JSON.stringify(deal),
-    ]);
+    const rows = [...latest.values()].map(({ deal, botId, botName, accountId, userId }) => {
+      // The settings have a column of their own, after the text (migration 0089).
+      const { settings, ...moving } = deal;
+      return [
+        deal.id, botId, botName, accountId, userId, deal.pair, deal.base, deal.quote, deal.status, deal.closedAt !== null,
+        settings.profitCurrency === 'base_currency' ? deal.base : deal.quote, deal.finalProfit, percentage(deal),
+        deal.usdProfit, deal.btcProfit, deal.note, new Date(deal.createdAt), new Date(deal.updatedAt), iso(deal.closedAt),
+        JSON.stringify(moving), JSON.stringify(settings),
+      ];
+    });
     // Updated where stored and inserted where not, as the journal is: an upsert locks each stored
     // row before updating it, a WAL record of its own.
     await sql.write(
       `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
          $8::text[], $9::text[], $10::boolean[], $11::text[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[],
-         $16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[])
+         $16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[])
          AS c (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency, final_profit,
-           final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data)),
+           final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data, settings)),
        updated AS (
          UPDATE dca_deals d SET bot_name = c.bot_name, status = c.status, finished = c.finished,
            profit_currency = c.profit_currency, final_profit = c.final_profit,
            final_profit_percentage = c.final_profit_percentage, usd_final_profit = c.usd_final_profit,
-           btc_final_profit = c.btc_final_profit, note = c.note, updated_at = c.updated_at, closed_at = c.closed_at, data = c.data
+           btc_final_profit = c.btc_final_profit, note = c.note, updated_at = c.updated_at, closed_at = c.closed_at, data = c.data,
+           settings = c.settings
          FROM c WHERE d.id = c.id RETURNING d.id
        )
        INSERT INTO dca_deals (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency,
-         final_profit, final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data)
+         final_profit, final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data, settings)
        SELECT * FROM c WHERE c.id NOT IN (SELECT id FROM updated)`,
-      columns(rows, 20),
+      columns(rows, 21),
     );
   }
   if (events.size > 0) {
@@ -156,7 +165,7 @@ export class SqlDcaRepository implements DcaStore {
     const direction = filter.direction === 'asc' ? 'ASC' : 'DESC';
     conditions.params.push(filter.limit, filter.offset);
     const rows = await this.sql.query<DealRow>(
-      `SELECT bot_id, bot_name, account_id, user_id, data FROM dca_deals ${conditions.where}
+      `SELECT ${DEAL_COLUMNS} FROM dca_deals ${conditions.where}
        ORDER BY ${ORDER_COLUMNS[filter.order]} ${direction} NULLS LAST, id ${direction}
        LIMIT $${conditions.params.length - 1} OFFSET $${conditions.params.length}`,
       conditions.params,
@@ -166,7 +175,7 @@ export class SqlDcaRepository implements DcaStore {
 
   async findDeal(id: number): Promise<StoredDeal | undefined> {
     const rows = await this.sql.query<DealRow>(
-      'SELECT bot_id, bot_name, account_id, user_id, data FROM dca_deals WHERE id = $1',
+      `SELECT ${DEAL_COLUMNS} FROM dca_deals WHERE id = $1`,
       [id],
     );
     return rows[0] && toStored(rows[0]);
