@@ -83,8 +83,9 @@ export interface NewAutomation {
 /**
  * An automation's new state: whole (stored as its new snapshot), or only what changed since the
  * state last stored (state-changes.ts), logged after the snapshot. The store reads back the
- * snapshot with every change logged after it applied in order. A change of `running` comes with
- * the whole state: the store keeps that flag with the snapshot.
+ * snapshot with every change logged after it applied in order. The store keeps `running` with the
+ * snapshot, where running automations are looked up: changes that stop (or restart) an
+ * automation say so (`setsRunning`), and the store sets the flag there.
  */
 export type AutomationChange = {
   id: number;
@@ -96,7 +97,7 @@ export type AutomationChange = {
   tickSeq?: number;
 } & (
   | { state: unknown; changes?: never; encode?: never }
-  | { changes: PackedChanges; state?: never; encode?: never }
+  | { changes: PackedChanges; setsRunning?: true; state?: never; encode?: never }
   /** Only for a store that keeps states in this process (`EngineStore.inProcess`): the state, made when it is read. */
   | { encode: () => unknown; state?: never; changes?: never }
 );

@@ -148,8 +148,10 @@ type Stored = (
 /**
  * Remembers the state last stored for each automation, to store only what changed since it. It
  * knows only what it stored itself: after a restart, a refusal, a failed batch or a quarantine,
- * the next state of an automation is stored whole. A change of `running` is stored whole too
- * (the store keeps that flag with the snapshot, where running automations are looked up).
+ * the next state of an automation is stored whole. A change of `running` is logged like any
+ * other, and says so (`setsRunning`: the store keeps that flag with the snapshot); stored whole,
+ * the last state of each of thousands of SmartTrades stopped by one move was most of what their
+ * batches wrote.
  *
  * A state is kept as its JSON text (several times smaller than the parsed value, and every
  * running automation keeps one), or, for kinds that find changes on their states themselves, as
@@ -164,9 +166,9 @@ export class StateSnapshots {
    * What to store for this state: the whole state (a new snapshot) or the changes since the state
    * last stored. `timers` is JSON made for this call (it is kept).
    */
-  encode(id: number, state: unknown, timers: unknown, kind: StateEncoding, running: boolean): { state: unknown } | { changes: PackedChanges } {
+  encode(id: number, state: unknown, timers: unknown, kind: StateEncoding, running: boolean): { state: unknown } | { changes: PackedChanges; setsRunning?: true } {
     const last = this.stored.get(id);
-    if (last !== undefined && last.running === running) {
+    if (last !== undefined) {
       const diff: StateChange[] = [];
       let json: string | undefined;
       if ('json' in last) {
@@ -181,7 +183,7 @@ export class StateSnapshots {
       const logged = last.logged + changesText(changes).length;
       if (logged <= last.size * LOG_FRACTION) {
         this.stored.set(id, json === undefined ? { state, timers, running, size: last.size, logged } : { json, running, size: last.size, logged });
-        return { changes };
+        return last.running === running ? { changes } : { changes, setsRunning: true };
       }
     }
     const whole = { v: kind.toJson(state), timers };

@@ -124,6 +124,20 @@ export function engineStoreContract(name: string, setup: () => Promise<EngineSto
       assert.deepEqual((await store.events(bot.id, { limit: 10, offset: 0 })).map((e) => e.message), ['made', 'moved', 'stopped']);
     });
 
+    it('stops and restarts an automation by changes that set its running flag', async () => {
+      const bot = await insert();
+      const setRunning = (running: boolean, n: number, minute: number) =>
+        store.save({ ...emptyBatch, automations: [{ id: bot.id, running, changes: packChanges([[['v', 'n'], n]]), setsRunning: true, updatedAt: at(minute) }] });
+      const isLoaded = async () => (await store.loadRunning()).automations.some((a) => a.id === bot.id);
+      await setRunning(false, 2, 2);
+      assert.equal(await isLoaded(), false);
+      const stopped = await store.get('grid_bot', bot.id);
+      assert.deepEqual([stopped?.running, stopped?.state], [false, { v: { n: 2, text: 'a' } }]);
+      await setRunning(true, 3, 3);
+      assert.equal(await isLoaded(), true);
+      assert.deepEqual((await store.get('grid_bot', bot.id))?.state, { v: { n: 3, text: 'a' } });
+    });
+
     it('pages the events of several batches in the order they were logged', async () => {
       const bot = await insert();
       const other = await insert();

@@ -158,6 +158,13 @@ export class SqlEngineRepository implements EngineStore {
           ],
         );
       }
+      const flags = batch.automations.filter((a) => a.changes !== undefined && a.setsRunning);
+      if (flags.length > 0) {
+        await tx.write(
+          'UPDATE automations a SET running = c.running FROM unnest($1::bigint[], $2::boolean[]) AS c (id, running) WHERE a.id = c.id',
+          columns(flags.map((a) => [a.id, a.running]), 2),
+        );
+      }
       const snapshots = batch.automations.filter((a) => a.changes === undefined);
       if (snapshots.length > 0) {
         // A new snapshot includes every change logged before it, this batch's rows included.
