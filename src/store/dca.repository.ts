@@ -24,12 +24,18 @@ interface DealRow {
 const DEAL_COLUMNS = 'bot_id, bot_name, account_id, user_id, data, settings';
 
 const toStored = (row: DealRow): StoredDeal => ({
-  deal: row.settings === null ? (JSON.parse(row.data) as Deal) : { ...(JSON.parse(row.data) as Omit<Deal, 'settings'>), settings: JSON.parse(row.settings) as Deal['settings'] },
+  deal: dealOf(row),
   botId: Number(row.bot_id),
   botName: row.bot_name,
   accountId: Number(row.account_id),
   userId: Number(row.user_id),
 });
+
+function dealOf(row: DealRow): Deal {
+  const deal = JSON.parse(row.data) as Deal;
+  if (row.settings !== null) deal.settings = JSON.parse(row.settings) as Deal['settings'];
+  return deal;
+}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms));
 
