@@ -299,6 +299,9 @@ export class Engine {
     const { automations, liveOrders } = await this.ports.store.loadRunning(only);
     const accounts = new Map<number, boolean>();
     for (const accountId of new Set(automations.map((a) => a.accountId))) accounts.set(accountId, await wanted(accountId));
+    // Their exchanges at once: attached one by one, a takeover of hundreds of accounts waited for
+    // each account's read in turn. A failure is the resume's to report.
+    await Promise.all([...accounts].filter(([, taken]) => taken).map(([accountId]) => this.sources.attach(accountId).catch(() => undefined)));
     const fresh = liveOrders.filter((order) => accounts.get(order.accountId) && !this.journal.find(order.accountId, order.clientOrderId));
     for (const order of fresh) this.journal.add(order);
     for (const stored of automations) {

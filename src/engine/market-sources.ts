@@ -91,8 +91,9 @@ export class MarketSources {
   private async connect(accountId: number): Promise<void> {
     const exchange = await this.exchangeFor(accountId);
     const source = exchange.marketCode === 'paper_trading' ? 'paper' : `account:${accountId}`;
-    if (!this.sources.has(source)) {
-      const markets = await exchange.markets();
+    const markets = this.sources.has(source) ? undefined : await exchange.markets();
+    // Accounts of one source may attach together (a takeover attaches hundreds): the first registers it.
+    if (markets && !this.sources.has(source)) {
       this.sources.set(source, {
         rules: new Map(markets.map((market) => [market.pair, market.rules])),
         tickers: new Map(),
