@@ -124,10 +124,13 @@ export async function createBots(
   quantities: Record<string, string> = QUANTITY_PER_GRID,
 ): Promise<number> {
   let created = 0;
-  for (const market of PAPER_MARKETS) {
-    const price = world.prices.get(market.pair)!;
-    const pair = parsePair(market.pair)!;
-    for (let index = 0; index < BOTS_PER_PAIR; index += 1) {
+  // The pairs take turns, so that consecutive accounts hold bots of every pair: engines sharing a
+  // database take unowned accounts in order of id (grid-scale-out), and with the bots created pair
+  // after pair, two engines split them by pair, the busiest pairs' batches mostly on one of them.
+  for (let index = 0; index < BOTS_PER_PAIR; index += 1) {
+    for (const market of PAPER_MARKETS) {
+      const price = world.prices.get(market.pair)!;
+      const pair = parsePair(market.pair)!;
       const shift = dec(index).div(BOTS_PER_PAIR).times('0.1').minus('0.05');
       const lower = price.times(dec('0.7').plus(shift)).toNearest(market.rules.priceStep);
       const upper = price.times(dec('1.3').plus(shift)).toNearest(market.rules.priceStep);
