@@ -6,6 +6,7 @@
  * (every engine applies every tick, to the accounts it holds), their ratio, and, in the two-engine
  * run, how long after a SIGKILL the survivor holds every account and runs them again.
  *
+ * The bots of the four pairs are created in turn, so that each engine gets a share of every pair.
  * The bots are created by this process on the engine of a core it opens on the database, which
  * hands the accounts back when closed; the engine processes, already registered, share them. The
  * run fails when nothing fills, or when one and two engines do not make the same fills.
@@ -117,7 +118,7 @@ async function runWith(url: string, engineCount: number, batches: MarketTick[][]
       userId: user.id,
       prices: new Map(first.map((tick) => [tick.pair, tick.price])),
       openAccount: async () => (await core.accounts.createPaperAccount(user.id)).id,
-    });
+    }, undefined, true);
     console.log(`  ${engineCount} engine${engineCount > 1 ? 's' : ''}: ${created} bots created in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     for (let index = 0; index < engineCount; index += 1) {
