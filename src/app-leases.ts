@@ -53,14 +53,17 @@ export function engineLeasing(db: Database, leaseSeconds: number, role: string, 
   // minutes for a thousand accounts.
   const takeUnowned = async (load: (accountIds: readonly number[]) => Promise<void>) => {
     const unowned = (await store.unowned()).filter((accountId) => !leases.owns(accountId));
+    const taken: number[] = [];
     for (let index = 0; index < unowned.length; ) {
       const room = evenShare(await store.loads(leaseMs), unowned.length - index) - leases.accountIds().length;
       if (room <= 0) break;
       const chunk = unowned.slice(index, index + Math.min(room, SHARE_REREAD));
       index += chunk.length;
-      const taken = await leases.takeAll(chunk);
-      if (taken.length > 0) await load(taken);
+      taken.push(...(await leases.takeAll(chunk)));
     }
+    // Loaded together once taken: loaded chunk by chunk, a takeover of 500 accounts read its first
+    // 25 alone (half a second) before it took the others.
+    if (taken.length > 0) await load(taken);
     await wakeAtExpiry(load);
   };
   // Live engines renew every heartbeat, so their leases expire two or more heartbeats ahead. A
