@@ -202,8 +202,10 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     // A taken account's paper state is read as its last holder stored it, then its automations.
     const runTaken = async (accountIds: readonly number[]) => {
       for (const accountId of accountIds) await paper.drop(accountId);
+      // Their automations and live orders are read alongside their paper state.
+      const ahead = engine.readAhead(accountIds);
       await paper.readAccounts(accountIds);
-      await engine.loadAccounts(accountIds);
+      await engine.loadAccounts(accountIds, ahead);
     };
     /** Runs accounts this engine just took, once the tick log allows (app-ticks.ts). */
     const loadTaken = async (accountIds: readonly number[]) => {

@@ -140,6 +140,8 @@ export class Engine {
   private batchWanted = false;
   /** Work queued or running (`run`): while there is any, ticks wait their turn in the inbox. */
   private inFlight = 0;
+  /** Engine work begun so far (`run`): what `loadAccounts` checks a read ahead against. */
+  private started = 0;
   private timerCheck: NodeJS.Timeout | undefined;
   private waitingForStorage = false;
   private storageLost: StorageLostError | undefined;
@@ -280,10 +282,25 @@ export class Engine {
     return this.loadAccounts([accountId]);
   }
 
-  /** Loads the running automations of accounts this engine just took, in one read. */
-  loadAccounts(accountIds: readonly number[]): Promise<void> {
+  /**
+   * Starts reading what `loadAccounts` needs of these accounts now, so that it goes alongside
+   * another read (a takeover reads their paper state meanwhile). `loadAccounts` takes it only if
+   * the engine did nothing between (it may have changed them); otherwise it reads again.
+   */
+  readAhead(accountIds: readonly number[]): ReadAhead {
+    const read = this.ports.store.loadRunning(accountIds);
+    // Unused when the engine did something meanwhile: its failure then concerns nobody.
+    read.catch(() => undefined);
+    return { accountIds, read, started: this.inFlight === 0 ? this.started : undefined };
+  }
+
+  /** Loads the running automations of accounts this engine just took, in one read (`ahead`, if still good). */
+  loadAccounts(accountIds: readonly number[], ahead?: ReadAhead): Promise<void> {
     const wanted = new Set(accountIds);
-    return this.run(() => this.load(async (candidate) => wanted.has(candidate) && (this.ports.leases?.owns(candidate) ?? true), accountIds));
+    return this.run(() => {
+      const fresh = ahead?.accountIds === accountIds && ahead.started !== undefined && ahead.started + 1 === this.started;
+      return this.load(async (candidate) => wanted.has(candidate) && (this.ports.leases?.owns(candidate) ?? true), accountIds, false, fresh ? ahead.read : undefined);
+    });
   }
 
   /**
@@ -295,8 +312,13 @@ export class Engine {
   }
 
   /** `replayLog`: first steps the loaded automations on the ticks logged for their unstored changes. */
-  private async load(wanted: (accountId: number) => Promise<boolean>, only?: readonly number[], replayLog = false): Promise<void> {
-    const { automations, liveOrders } = await this.ports.store.loadRunning(only);
+  private async load(
+    wanted: (accountId: number) => Promise<boolean>,
+    only?: readonly number[],
+    replayLog = false,
+    read: ReturnType<EngineStore['loadRunning']> = this.ports.store.loadRunning(only),
+  ): Promise<void> {
+    const { automations, liveOrders } = await read;
     const accounts = new Map<number, boolean>();
     for (const accountId of new Set(automations.map((a) => a.accountId))) accounts.set(accountId, await wanted(accountId));
     // Their exchanges at once: attached one by one, a takeover of hundreds of accounts waited for
@@ -834,6 +856,7 @@ export class Engine {
   private run<T>(work: () => Promise<T>): Promise<T> {
     this.inFlight += 1;
     const result = this.queue.then(() => {
+      this.started += 1;
       if (this.storageLost) throw new StorageUnavailableError('The engine stopped: storage was lost', { cause: this.storageLost });
       return work();
     });
@@ -843,6 +866,14 @@ export class Engine {
     );
     return result;
   }
+}
+
+/** A read of accounts' running automations and live orders, begun ahead of their load. */
+export interface ReadAhead {
+  accountIds: readonly number[];
+  read: ReturnType<EngineStore['loadRunning']>;
+  /** The engine work begun when the read began; undefined if some was queued or running then. */
+  started: number | undefined;
 }
 
 /** The lowest and highest price a ticker shows. */
