@@ -42,25 +42,20 @@ export const isEntry = (order: TrackedOrder) => order.purpose === 'position' || 
  */
 const lastFigures = new WeakMap<object, { inputs: unknown[]; result: Figures }>();
 
+/** What the sums read of each order, after the trade's own position. */
+const ORDER_INPUTS = ['purpose', 'filled', 'filledQuote', 'feeBase', 'feeQuote', 'feeValue'] as const;
+
 function figureInputs(state: SmartTradeState): unknown[] {
   const inputs: unknown[] = [state.position.own];
-  for (const order of state.orders) inputs.push(order.purpose, order.filled, order.filledQuote, order.feeBase, order.feeQuote, order.feeValue);
+  for (const order of state.orders) for (const field of ORDER_INPUTS) inputs.push(order[field]);
   return inputs;
 }
 
 /** Compared where they are, without making the list: a trailing trade asks several times a tick. */
 function sameInputs(inputs: readonly unknown[], state: SmartTradeState): boolean {
-  if (inputs.length !== 1 + 6 * state.orders.length || inputs[0] !== state.position.own) return false;
+  if (inputs.length !== 1 + ORDER_INPUTS.length * state.orders.length || inputs[0] !== state.position.own) return false;
   let index = 1;
-  for (const order of state.orders) {
-    if (
-      inputs[index] !== order.purpose || inputs[index + 1] !== order.filled || inputs[index + 2] !== order.filledQuote ||
-      inputs[index + 3] !== order.feeBase || inputs[index + 4] !== order.feeQuote || inputs[index + 5] !== order.feeValue
-    ) {
-      return false;
-    }
-    index += 6;
-  }
+  for (const order of state.orders) for (const field of ORDER_INPUTS) if (inputs[index++] !== order[field]) return false;
   return true;
 }
 
