@@ -147,6 +147,24 @@ export class BatchWriter {
   }
 
   /**
+   * Takes an automation's part out of the batch being collected, since storage refused its part
+   * of the one before: its state, events and records, and the orders it journaled here that are
+   * still live (returned; the journal forgets them). What ended at once stays to be stored.
+   */
+  drop(id: number): EngineOrder[] {
+    this.dirty.delete(id);
+    this.records.delete(id);
+    this.events = this.events.filter((event) => event.automationId !== id);
+    const dropped = this.placed.filter((entry) => entry.automationId === id && !isFinal(entry));
+    for (const entry of dropped) {
+      this.orders.delete(entry);
+      this.journalOf.forget(entry);
+    }
+    this.placed = this.placed.filter((entry) => !dropped.includes(entry));
+    return dropped;
+  }
+
+  /**
    * Stores the batch and answers the automations whose part storage refused, with the reason
    * (their orders of this batch leave the journal unsent), and what the stored part changed.
    */
@@ -172,7 +190,9 @@ export class BatchWriter {
         };
       }),
       events: this.events,
-      orders: [...this.orders],
+      // Copies: the next batch's inputs are stepped while this one is stored and may change the
+      // entries, and a retry or a refused part is written again later.
+      orders: [...this.orders].map((order) => ({ ...order })),
       records: [...this.records].map(([automationId, { kind, records }]) => ({ kind, automationId, records })),
       ...(this.companion.length > 0 ? { companion: this.companion } : {}),
       ...(this.position ? { position: this.position } : {}),
@@ -188,6 +208,9 @@ export class BatchWriter {
     this.orders = new Set();
     const placed = this.placed;
     this.placed = [];
+    // Ended orders leave the journal with the batch that stores them ended: the next batch, stepped
+    // while this one is stored, hears no more of them, as it would once this one was stored.
+    for (const order of batch.orders) if (isFinal(order)) this.journalOf.forget(order);
     let refused: Map<number, unknown>;
     try {
       refused = await this.batches.save(batch);
@@ -199,7 +222,6 @@ export class BatchWriter {
     for (const change of batch.automations) {
       if (!change.running || refused.has(change.id)) this.snapshots.forget(change.id);
     }
-    for (const order of batch.orders) if (isFinal(order)) this.journalOf.forget(order);
     for (const order of placed) if (refused.has(order.automationId)) this.journalOf.forget(order);
     const committed: CommittedBatch = {
       automations: changed.filter(({ id }) => !refused.has(id)),

@@ -4,7 +4,9 @@
  * stores state, events and the order journal per batch; and recovers after a crash.
  *
  * Invariants:
- * - All engine work runs one batch at a time, in arrival order.
+ * - All engine work runs one batch at a time, in arrival order. Storage sees the batches one at a
+ *   time, in that order too; while one is being stored, the next is stepped and its paper orders
+ *   placed in memory (`drain`), never more than that one.
  * - One clock dates everything a batch does (steps, journal rows, events, records): the engine's
  *   clock, never before the times the batch's inputs carry nor before the previous batch's, so
  *   no entity shows a time before its own creation.
@@ -16,9 +18,9 @@
  *   automation missed are delivered, orders never sent are sent, cancellations are repeated.
  * - An automation whose part of a batch storage refuses is quarantined: stopped at its last stored
  *   state with the reason in its entity and its log; the rest of the batch is stored and sent.
- * - While storage is unreachable the engine takes no new batch (inputs queue, up to a bound) and
- *   retries; if storage does not come back, `onStorageLost` ends the process (memory is never
- *   ahead of the database for long: a restart reloads from it).
+ * - While storage is unreachable the engine takes no batch beyond the one after the batch it
+ *   retries (inputs queue, up to a bound); if storage does not come back, `onStorageLost` ends
+ *   the process (memory is never ahead of the database for long: a restart reloads from it).
  */
 import type { Command, EngineInput, StepContext } from '../domain/automation.ts';
 import { type ConnectionChange, type Exchange, ExchangeError, type Ticker } from '../exchanges/exchange.ts';
@@ -89,6 +91,18 @@ type InboxItem =
 
 type Live = LiveAutomation;
 
+/** A batch stepped, journaled and placed in memory, waiting to be stored (`storeBatch`). */
+interface PreparedBatch {
+  at: Date;
+  done: DoneAtOnce;
+  /** Automations that stopped in it. */
+  stopped: number[];
+  /** It has orders to send once stored (`stepped` waits for them). */
+  sendsLater: boolean;
+  /** Settles once it is stored, or will never be (`stored`). */
+  stored: { promise: Promise<void>; resolve(): void; reject(error: unknown): void };
+}
+
 /** What a batch did in memory at once (`actAtOnce`), and what it sends once stored. */
 interface DoneAtOnce {
   sends: Send[];
@@ -136,6 +150,15 @@ export class Engine {
   private inbox: InboxItem[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private drainScheduled = false;
+  /** Set while a drain waits for the batch being stored: an input that comes wakes it. */
+  private inputCame: (() => void) | undefined;
+  private steppedWaiters: Array<() => void> = [];
+  /** The drain has stepped everything received and waits for the batch being stored. */
+  private onlyStoring = false;
+  /** Prepared batches whose orders are sent once they are stored. */
+  private unsentBatches = 0;
+  /** Settles once the last batch prepared is stored (`stored`). */
+  private lastPrepared: Promise<unknown> = Promise.resolve();
   /** A batch is due even if no input comes (the companion's changes, deferred changes due). */
   private batchWanted = false;
   /** Work queued or running (`run`): while there is any, ticks wait their turn in the inbox. */
@@ -441,6 +464,32 @@ export class Engine {
     return this.inFlight === 0 && this.inbox.length === 0;
   }
 
+  /**
+   * Resolves once every event received so far has been stepped and the orders it caused placed;
+   * the batch that holds them may still be being stored (`settled` waits for that too). Orders
+   * sent after their batch is stored (on real exchanges, or when ids had to be reserved first)
+   * are waited for.
+   */
+  stepped(): Promise<void> {
+    if (this.inbox.length === 0 && (this.inFlight === 0 || (this.onlyStoring && this.unsentBatches === 0))) return Promise.resolve();
+    return new Promise((resolve) => this.steppedWaiters.push(resolve));
+  }
+
+  /**
+   * Resolves once the batches that hold every event received so far are stored (not those taken
+   * after them, which `settled` waits for too).
+   */
+  async stored(): Promise<void> {
+    await this.stepped();
+    await this.lastPrepared;
+  }
+
+  private tellStepped(): void {
+    const waiters = this.steppedWaiters;
+    this.steppedWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
   /** Resolves when every event received so far has been handled and stored. */
   settled(): Promise<void> {
     if (this.inFlight === 0 && this.inbox.length === 0 && !this.storageLost) return Promise.resolve();
@@ -455,6 +504,7 @@ export class Engine {
       this.loseStorage(new StorageLostError('Too many inputs queued while storage was unreachable'));
       return;
     }
+    this.inputCame?.();
     if (this.drainScheduled) return;
     this.drainScheduled = true;
     void this.run(() => this.drain()).catch((error: unknown) =>
@@ -493,35 +543,123 @@ export class Engine {
   /** A batch with whatever is queued, even if nothing is. */
   private requestBatch(): Promise<void> {
     this.batchWanted = true;
+    this.inputCame?.();
     return this.run(() => this.drain());
   }
 
+  /**
+   * Takes the inputs queued in batches until none is left. While a batch is being stored, the
+   * inputs that come meanwhile are stepped and their orders placed in memory as the next batch,
+   * which is stored once the one before is (storage still sees the batches one at a time, in
+   * order): a tick that came while a large batch was stored waited for all of it before.
+   */
   private async drain(): Promise<void> {
     this.drainScheduled = false;
-    while (this.inbox.length > 0 || this.batchWanted) {
-      if (this.writer.needsIds()) await this.writer.reserveIds();
-      // The companion's changes are taken with nothing awaited since the inputs were (`commit`):
-      // what the paper exchange stores then agrees with the fills the batch handles.
-      const items = this.inbox;
-      this.inbox = [];
-      this.batchWanted = false;
-      const position = this.ports.position?.take();
-      if (position) this.writer.notePosition(position);
-      this.writer.deferred?.beginBatch();
-      const batch: PendingCommand[] = [];
-      const at = this.batchClock(items);
-      let ticked = false;
-      for (const item of items) {
-        this.handle(item, batch, at);
-        ticked ||= item.type === 'tick';
+    let storing: Promise<ReadonlyMap<number, unknown>> | undefined;
+    try {
+      while (this.inbox.length > 0 || this.batchWanted || storing) {
+        if (this.inbox.length === 0 && !this.batchWanted) {
+          if (await this.whileStoring(this.storedBeforeInput(storing!))) storing = undefined;
+          continue;
+        }
+        const taken = await this.takeBatch();
+        if (!taken) continue;
+        const { prepared, ticked, at } = taken;
+        if (prepared) {
+          // Storage refused some automations' part of the batch before: their part of this one goes too.
+          if (storing) this.dropRefused(prepared, await this.whileStoring(storing).catch(this.abandon(prepared)));
+          storing = this.storeBatch(prepared);
+          storing.catch(() => undefined);
+        }
+        if (ticked && this.executor.hasUnconfirmed()) {
+          if (storing) await storing;
+          storing = undefined;
+          await this.executor.retryUnconfirmed(at);
+        }
       }
-      // Most ticks cross no automation's band: such a batch has nothing to store or send, and
-      // skipping its empty round through storage is most of a backtest's time per tick.
-      if (batch.length > 0 || this.writer.hasChanges() || this.ports.companion?.hasChanges() || this.writer.deferred?.hasDue(this.ports.clock().getTime())) {
-        await this.commit(batch, at, true);
-      }
-      if (ticked && this.executor.hasUnconfirmed()) await this.executor.retryUnconfirmed(at);
+    } catch (error) {
+      await storing?.catch(() => undefined);
+      throw error;
+    } finally {
+      this.tellStepped();
     }
+  }
+
+  /** Steps the queued inputs and prepares what they caused; undefined when the inbox was empty. */
+  private async takeBatch(): Promise<{ prepared: PreparedBatch | undefined; ticked: boolean; at: Date } | undefined> {
+    if (this.writer.needsIds()) await this.writer.reserveIds();
+    // The companion's changes are taken with nothing awaited since the inputs were (`prepare`):
+    // what the paper exchange stores then agrees with the fills the batch handles.
+    const items = this.inbox;
+    this.inbox = [];
+    const wanted = this.batchWanted;
+    this.batchWanted = false;
+    if (items.length === 0 && !wanted) return undefined;
+    const position = this.ports.position?.take();
+    if (position) this.writer.notePosition(position);
+    this.writer.deferred?.beginBatch();
+    const batch: PendingCommand[] = [];
+    const at = this.batchClock(items);
+    let ticked = false;
+    for (const item of items) {
+      this.handle(item, batch, at);
+      ticked ||= item.type === 'tick';
+    }
+    // Most ticks cross no automation's band: such a batch has nothing to store or send, and
+    // skipping its empty round through storage is most of a backtest's time per tick.
+    const stores = batch.length > 0 || this.writer.hasChanges() || this.ports.companion?.hasChanges() || this.writer.deferred?.hasDue(this.ports.clock().getTime());
+    return { prepared: stores ? await this.prepare(batch, at, true) : undefined, ticked, at };
+  }
+
+  /** A failure of the batch before: the prepared one is never stored either. */
+  private abandon(prepared: PreparedBatch): (error: unknown) => never {
+    return (error) => {
+      prepared.stored.reject(error);
+      if (prepared.sendsLater) this.unsentBatches -= 1;
+      throw error;
+    };
+  }
+
+  /** Waits for `stored`; `stepped` meanwhile hears that everything received was stepped, if so. */
+  private async whileStoring<T>(stored: Promise<T>): Promise<T> {
+    if (this.inbox.length === 0 && this.unsentBatches === 0) this.tellStepped();
+    this.onlyStoring = true;
+    try {
+      return await stored;
+    } finally {
+      this.onlyStoring = false;
+    }
+  }
+
+  /** Waits for the batch being stored, or for an input to come first (false). */
+  private async storedBeforeInput(storing: Promise<unknown>): Promise<boolean> {
+    const input = new Promise<false>((resolve) => (this.inputCame = () => resolve(false)));
+    try {
+      return await Promise.race([storing.then(() => true), input]);
+    } finally {
+      this.inputCame = undefined;
+    }
+  }
+
+  /**
+   * Takes the refused automations' part out of a batch prepared while the one before was stored:
+   * its state changes, events and records, and the orders it journaled that are still live, never
+   * to be sent (those resting in memory are taken back). What ended at once stays, as the
+   * quarantine keeps it: the paper exchange did it.
+   */
+  private dropRefused(prepared: PreparedBatch, refused: ReadonlyMap<number, unknown>): void {
+    if (refused.size === 0) return;
+    const { done } = prepared;
+    for (const id of refused.keys()) {
+      for (const entry of this.writer.drop(id)) {
+        if (!done.resting.includes(entry)) continue;
+        this.ports.companion!.takeBack(entry.accountId, entry.pair, entry.clientOrderId);
+        this.batchWanted = true;
+      }
+    }
+    const kept = (entry: EngineOrder) => !refused.has(entry.automationId);
+    done.sends = done.sends.filter((send) => kept(send.entry));
+    done.resting = done.resting.filter(kept);
   }
 
   private takeCompanion(): void {
@@ -597,12 +735,20 @@ export class Engine {
 
   /**
    * Stores the batch, then sends its orders; automations that stopped leave memory. `inputsTaken`:
-   * the batch's inputs were just taken, with nothing awaited since, so the companion's changes
-   * are taken here too; when no id needs reserving they are taken after the batch's orders on
-   * paper accounts held here were placed and cancelled in memory (`actAtOnce`), and those go into
-   * this batch as they then are.
+   * see `prepare`.
    */
   private async commit(batch: PendingCommand[], at: Date, inputsTaken = false): Promise<ReadonlyMap<number, unknown>> {
+    return this.storeBatch(await this.prepare(batch, at, inputsTaken));
+  }
+
+  /**
+   * Journals the batch's orders and places those it can in memory (`actAtOnce`), with the
+   * automations hearing in it what ended so. `inputsTaken`: the batch's inputs were just taken,
+   * with nothing awaited since, so the companion's changes are taken here too; when no id needs
+   * reserving they are taken after the batch's orders on paper accounts held here were placed and
+   * cancelled in memory, and those go into this batch as they then are.
+   */
+  private async prepare(batch: PendingCommand[], at: Date, inputsTaken: boolean): Promise<PreparedBatch> {
     const places = placesIn(batch);
     let atOnce = inputsTaken && !this.writer.needsIds(places);
     if (!atOnce) {
@@ -632,6 +778,31 @@ export class Engine {
       }
     }
     if (atOnce) this.takeCompanion();
+    // Those that stopped in this batch leave memory once it is stored, not with the one before.
+    const stopped = [...this.stopped];
+    this.stopped.clear();
+    const sendsLater = done.sends.length > 0;
+    if (sendsLater) this.unsentBatches += 1;
+    const stored = settling();
+    this.lastPrepared = stored.promise;
+    return { at, done, stopped, sendsLater, stored };
+  }
+
+  /** Stores a prepared batch, then sends its orders; answers the automations whose part storage refused. */
+  private async storeBatch(prepared: PreparedBatch): Promise<ReadonlyMap<number, unknown>> {
+    try {
+      const refused = await this.storeAndSend(prepared);
+      prepared.stored.resolve();
+      return refused;
+    } catch (error) {
+      prepared.stored.reject(error);
+      throw error;
+    } finally {
+      if (prepared.sendsLater) this.unsentBatches -= 1;
+    }
+  }
+
+  private async storeAndSend({ at, done, stopped }: PreparedBatch): Promise<ReadonlyMap<number, unknown>> {
     let refused, committed, storedPosition;
     try {
       ({ refused, committed, storedPosition } = await this.writer.flush(at, this.ports.clock().getTime()));
@@ -653,8 +824,7 @@ export class Engine {
       else await this.quarantine(id, reason, at, done.ended.filter((entry) => entry.automationId === id && entry.status !== 'rejected'));
     }
     this.notifyCommitted(committed);
-    for (const id of this.stopped) this.running.delete(id);
-    this.stopped.clear();
+    for (const id of stopped) this.running.delete(id);
     await this.executor.execute(
       done.sends.filter((send) => !refused.has(send.entry.automationId)),
       at,
@@ -860,10 +1030,11 @@ export class Engine {
       if (this.storageLost) throw new StorageUnavailableError('The engine stopped: storage was lost', { cause: this.storageLost });
       return work();
     });
-    this.queue = result.then(
-      () => void (this.inFlight -= 1),
-      () => void (this.inFlight -= 1),
-    );
+    const finished = () => {
+      this.inFlight -= 1;
+      if (this.inFlight === 0) this.tellStepped();
+    };
+    this.queue = result.then(finished, finished);
     return result;
   }
 }
@@ -874,6 +1045,15 @@ export interface ReadAhead {
   read: ReturnType<EngineStore['loadRunning']>;
   /** The engine work begun when the read began; undefined if some was queued or running then. */
   started: number | undefined;
+}
+
+/** A promise settled from outside; its rejection is for those who wait on it. */
+function settling(): PreparedBatch['stored'] {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((yes, no) => ((resolve = yes), (reject = no)));
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }
 
 /** The lowest and highest price a ticker shows. */

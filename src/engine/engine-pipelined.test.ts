@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { EngineInput, StepResult } from '../domain/automation.ts';
+import { dec } from '../shared/decimal.ts';
+import type { Database } from '../store/database.ts';
+import { SqlEngineRepository } from '../store/engine.repository.ts';
+import { openTestDatabase } from '../../test/support/database.ts';
+import { startPaperEngine } from '../../test/support/paper-engine-process.ts';
+import type { AutomationKind } from './automation-kind.ts';
+import type { EngineBatch } from './engine-store.ts';
+
+/**
+ * Places a limit buy 1,000 below each price it hears at or above `from` (key `b1`, `b2`, ...). A
+ * poisoned one logs a text with a NUL character with its first order only, which PostgreSQL
+ * refuses to store: its part of that batch fails, its part of a later one would not.
+ */
+interface LadderState {
+  from: string;
+  placed: number;
+  poisoned: boolean;
+  status: 'running' | 'quarantined';
+}
+
+const ladderKind: AutomationKind<LadderState, { type: 'start' }> = {
+  name: 'ladder_test',
+  orderIdPrefix: 'z',
+  step(state, input: EngineInput | { type: 'start' }): StepResult<LadderState, never> {
+    const result: StepResult<LadderState, never> = { state, commands: [], events: [], records: [] };
+    if (input.type !== 'tick' || state.status !== 'running' || input.price.lt(state.from)) return result;
+    const placed = state.placed + 1;
+    result.state = { ...state, placed };
+    result.commands.push({ type: 'place_order', key: `b${placed}`, pair: 'USDT_BTC', side: 'buy', orderType: 'limit', price: input.price.minus(1000), amount: dec('0.001'), role: 'entry' });
+    result.events.push({ message: state.poisoned && placed === 1 ? 'placed\u0000' : 'placed', at: input.at });
+    return result;
+  },
+  watches: (state) => (state.status === 'running' ? [{ pair: 'USDT_BTC', above: dec(state.from) }] : []),
+  isRunning: (state) => state.status === 'running',
+  quarantine: (state) => ({ ...state, status: 'quarantined' }),
+  toJson: (state) => state,
+  fromJson: (json) => json as LadderState,
+};
+
+/** The real store, holding the first save that journals an order until `release`. */
+class HeldStore extends SqlEngineRepository {
+  readonly saved: string[][] = [];
+  holding = false;
+  held: Promise<void> | undefined;
+  release: () => void = () => {};
+  private entered: () => void = () => {};
+  readonly entering = new Promise<void>((resolve) => (this.entered = resolve));
+
+  override async save(batch: EngineBatch): Promise<void> {
+    if (batch.orders.length > 0) this.saved.push(batch.orders.map((order) => `${order.clientOrderId} ${order.status}`));
+    if (this.holding && batch.orders.length > 0) {
+      this.holding = false;
+      this.held = new Promise((resolve) => (this.release = resolve));
+      this.entered();
+      await this.held;
+    }
+    return super.save(batch);
+  }
+}
+
+const at = new Date(Date.UTC(2024, 0, 1));
+
+/** Lets the engine run until `done` holds, or gives up after many turns of the event loop. */
+async function turnsUntil(done: () => Promise<boolean>): Promise<boolean> {
+  for (let turn = 0; turn < 2000; turn += 1) {
+    if (await done()) return true;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return false;
+}
+
+const never = async () => false;
+
+describe('Engine, inputs that come while a batch is stored', () => {
+  let db: Database;
+  let userId: number;
+
+  before(async () => {
+    db = await openTestDatabase();
+    const [user] = await db.query<{ id: number }>("INSERT INTO users (name) VALUES ('p') RETURNING id");
+    userId = user!.id;
+  });
+  after(() => db.close());
+
+  async function startProcess(store: SqlEngineRepository) {
+    const p = await startPaperEngine(db, userId, store, { kinds: [ladderKind], at, storeThrough: true });
+    const create = (from: string, poisoned = false) =>
+      p.engine.create(ladderKind, { userId, accountId: p.accountId, state: { from, placed: 0, poisoned, status: 'running' } }, { type: 'start' });
+    return { ...p, create };
+  }
+
+  it('are stepped and their orders placed while it is stored, and stored after it', async () => {
+    const store = new HeldStore(db);
+    const p = await startProcess(store);
+    const early = await p.create('50000');
+    const late = await p.create('65000');
+    store.holding = true;
+    const first = p.tick('60000');
+    await store.entering;
+    const second = p.tick('70000');
+
+    // The second tick's orders rest on the exchange while the first tick's batch is still held.
+    const lateOrder = `tlz${late.id}xb1`;
+    assert.ok(await turnsUntil(async () => (await p.openOrders()).includes(lateOrder)), 'the order of the second tick was not placed while the first batch was stored');
+    assert.deepEqual(store.saved, [[`tlz${early.id}xb1 open`]]);
+    const whatCameFirst = await Promise.race([
+      p.engine.stepped().then(() => 'stepped'),
+      p.engine.settled().then(() => 'settled'),
+      turnsUntil(never).then(() => 'neither'),
+    ]);
+    assert.equal(whatCameFirst, 'stepped');
+    const storedWhileHeld = await Promise.race([p.engine.stored().then(() => 'stored'), turnsUntil(never).then(() => 'held')]);
+    assert.equal(storedWhileHeld, 'held');
+
+    store.release();
+    await p.engine.stored();
+    assert.equal(store.saved.length, 2);
+    await Promise.all([first, second]);
+    assert.deepEqual(store.saved, [[`tlz${early.id}xb1 open`], [`tlz${early.id}xb2 open`, `${lateOrder} open`]]);
+    assert.deepEqual((await p.engine.orders(late.id)).map((order) => [order.key, order.status]), [['b1', 'open']]);
+    assert.deepEqual(await p.storedUsdt(), ['9803', '197']);
+    await p.stop();
+  });
+
+  it('leave out the part of an automation whose part of the batch before storage refused', async () => {
+    const store = new HeldStore(db);
+    const p = await startProcess(store);
+    const healthy = await p.create('50000');
+    const poisoned = await p.create('50000', true);
+    store.holding = true;
+    const first = p.tick('60000');
+    await store.entering;
+    const second = p.tick('61000');
+    assert.ok(await turnsUntil(async () => (await p.openOrders()).includes(`tlz${poisoned.id}xb2`)));
+
+    store.release();
+    await Promise.all([first, second]);
+    // Its second order, placed while its first part was being refused, is taken back unstored,
+    // and it stays stopped at its last stored state: the next batch did not store it running.
+    const stopped = (await p.engine.get(ladderKind, poisoned.id))!;
+    assert.deepEqual([stopped.state.status, stopped.state.placed], ['quarantined', 0]);
+    const [row] = await db.query<{ running: boolean }>('SELECT running FROM automations WHERE id = $1', [poisoned.id]);
+    assert.equal(row!.running, false);
+    assert.deepEqual(await p.engine.orders(poisoned.id), []);
+    assert.deepEqual((await p.engine.orders(healthy.id)).map((order) => [order.key, order.status]), [['b1', 'open'], ['b2', 'open']]);
+    await p.tick('61000');
+    assert.deepEqual(await p.openOrders(), [`tlz${healthy.id}xb1`, `tlz${healthy.id}xb2`, `tlz${healthy.id}xb3`]);
+    assert.deepEqual(await p.storedUsdt(), ['9821', '179']);
+    assert.deepEqual(p.errors, ['automation quarantined']);
+    await p.stop();
+  });
+});
