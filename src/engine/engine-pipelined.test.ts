@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { EngineInput, StepResult } from '../domain/automation.ts';
 import { dec } from '../shared/decimal.ts';
+import { StorageUnavailableError } from '../shared/errors.ts';
 import type { Database } from '../store/database.ts';
 import { SqlEngineRepository } from '../store/engine.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
@@ -40,10 +41,14 @@ const ladderKind: AutomationKind<LadderState, { type: 'start' }> = {
   fromJson: (json) => json as LadderState,
 };
 
-/** The real store, holding the first save that journals an order until `release`. */
+/**
+ * The real store, holding the first save that journals an order until `release`; with
+ * `unreachable`, that save then fails as if storage were unreachable, and the engine tries again.
+ */
 class HeldStore extends SqlEngineRepository {
   readonly saved: string[][] = [];
   holding = false;
+  unreachable = false;
   held: Promise<void> | undefined;
   release: () => void = () => {};
   private entered: () => void = () => {};
@@ -56,6 +61,7 @@ class HeldStore extends SqlEngineRepository {
       this.held = new Promise((resolve) => (this.release = resolve));
       this.entered();
       await this.held;
+      if (this.unreachable) throw new StorageUnavailableError('connection refused');
     }
     return super.save(batch);
   }
@@ -85,10 +91,11 @@ describe('Engine, inputs that come while a batch is stored', () => {
   });
   after(() => db.close());
 
-  async function startProcess(store: SqlEngineRepository) {
-    const p = await startPaperEngine(db, userId, store, { kinds: [ladderKind], at, storeThrough: true });
+  /** `on`: a database of its own, where no automation of another test runs. */
+  async function startProcess(store: SqlEngineRepository, on = { db, userId }) {
+    const p = await startPaperEngine(on.db, on.userId, store, { kinds: [ladderKind], at, storeThrough: true });
     const create = (from: string, poisoned = false) =>
-      p.engine.create(ladderKind, { userId, accountId: p.accountId, state: { from, placed: 0, poisoned, status: 'running' } }, { type: 'start' });
+      p.engine.create(ladderKind, { userId: on.userId, accountId: p.accountId, state: { from, placed: 0, poisoned, status: 'running' } }, { type: 'start' });
     return { ...p, create };
   }
 
@@ -123,6 +130,29 @@ describe('Engine, inputs that come while a batch is stored', () => {
     assert.deepEqual((await p.engine.orders(late.id)).map((order) => [order.key, order.status]), [['b1', 'open']]);
     assert.deepEqual(await p.storedUsdt(), ['9803', '197']);
     await p.stop();
+  });
+
+  it('do not change the rows of the batch before, which is stored again as it was taken', async () => {
+    const own = await openTestDatabase();
+    const [user] = await own.query<{ id: number }>("INSERT INTO users (name) VALUES ('q') RETURNING id");
+    const store = new HeldStore(own);
+    store.unreachable = true;
+    const p = await startProcess(store, { db: own, userId: user!.id });
+    const ladder = await p.create('50000');
+    store.holding = true;
+    const first = p.tick('60000');
+    await store.entering;
+    // Fills the first order while its batch is held, and places the next.
+    const second = p.tick('59000');
+    assert.ok(await turnsUntil(async () => (await p.openOrders()).includes(`tlz${ladder.id}xb2`)));
+
+    store.release();
+    await Promise.all([first, second]);
+    const b1 = `tlz${ladder.id}xb1`;
+    assert.deepEqual(store.saved, [[`${b1} open`], [`${b1} open`], [`${b1} filled`, `tlz${ladder.id}xb2 open`]]);
+    assert.deepEqual((await p.engine.orders(ladder.id)).map((order) => [order.key, order.status]), [['b1', 'filled'], ['b2', 'open']]);
+    await p.stop();
+    await own.close();
   });
 
   it('leave out the part of an automation whose part of the batch before storage refused', async () => {
