@@ -23,21 +23,24 @@ import { usdRate } from './usd-rate.ts';
 
 const noFill = (): PartialFill => ({ amount: ZERO, quote: ZERO, feeBase: ZERO, feeQuote: ZERO });
 
-function addFill(partial: PartialFill | null, fill: FillInput, state: GridBotState): PartialFill {
+/** `fillQuote`: the fill's amount × price. */
+function addFill(partial: PartialFill | null, fill: FillInput, fillQuote: Decimal, state: GridBotState): PartialFill {
   const sum = partial ?? noFill();
   const { base, quote } = state.config;
   return {
-    amount: sum.amount.plus(fill.amount),
-    quote: sum.quote.plus(fill.amount.times(fill.price)),
-    feeBase: fill.feeCurrency === base ? sum.feeBase.plus(fill.fee) : sum.feeBase,
-    feeQuote: fill.feeCurrency === quote ? sum.feeQuote.plus(fill.fee) : sum.feeQuote,
+    amount: plus(sum.amount, fill.amount),
+    quote: plus(sum.quote, fillQuote),
+    feeBase: fill.feeCurrency === base ? plus(sum.feeBase, fill.fee) : sum.feeBase,
+    feeQuote: fill.feeCurrency === quote ? plus(sum.feeQuote, fill.fee) : sum.feeQuote,
   };
 }
 
-/** Volumes count every fill; the flows only fills of lines and stop-loss orders. */
-function account(state: GridBotState, fill: FillInput, flows: boolean): void {
+/** `sum` + `value`; from zero, the value itself (most lines fill at once). */
+const plus = (sum: Decimal, value: Decimal) => (sum.isZero() ? value : sum.plus(value));
+
+/** Volumes count every fill; the flows only fills of lines and stop-loss orders. `quote`: its amount × price. */
+function account(state: GridBotState, fill: FillInput, quote: Decimal, flows: boolean): void {
   const figures = state.figures;
-  const quote = fill.amount.times(fill.price);
   const feeBase = fill.feeCurrency === state.config.base ? fill.fee : ZERO;
   const feeQuote = fill.feeCurrency === state.config.quote ? fill.fee : ZERO;
   if (fill.side === 'buy') figures.boughtVolume = figures.boughtVolume.plus(quote);
@@ -60,7 +63,8 @@ export function onFill(state: GridBotState, fill: FillInput, ctx: StepContext, o
   if (key?.kind === 'b' && state.balancing?.order === key.seq) return onBalancingFill(state, fill, ctx, out);
   if (key?.kind === 's' && state.stopOrder?.order === key.seq) return onStopFill(state, fill, out);
   const found = key?.kind === 'o' ? state.lines.find((candidate) => candidate.order === key.seq) : undefined;
-  account(state, fill, key?.kind !== 'b');
+  const quote = fill.amount.times(fill.price);
+  account(state, fill, quote, key?.kind !== 'b');
   const stopping = found !== undefined && awaitedByStop(state, found.order);
   if (!found || found.side !== fill.side || !(trading(state) || stopping)) {
     out.log(gridMessages.lateFill(state.config, fill.side, fill.price, fill.amount));
@@ -69,7 +73,7 @@ export function onFill(state: GridBotState, fill: FillInput, ctx: StepContext, o
   const line = writable(state, found);
   // Filled by this fill alone: its price is the average, with no division.
   const average = line.partial === null ? fill.price : undefined;
-  line.partial = addFill(line.partial, fill, state);
+  line.partial = addFill(line.partial, fill, quote, state);
   if (!fill.orderFilled) return;
   completeLine(state, line, ctx, out, average);
   if (stopping) return orderEndedWhileStopping(state, line.order, ctx, out);
@@ -94,7 +98,7 @@ function completeLine(state: GridBotState, line: WritableLine, ctx: StepContext,
   line.partial = null;
   line.placed = false;
   const price = average ?? done.quote.div(done.amount);
-  if (line.side === 'buy') boughtOnLine(state, line, done, price, ctx, out);
+  if (line.side === 'buy') boughtOnLine(state, line, done, price, ctx, out, average !== undefined);
   else soldOnLine(state, line, done, price, ctx, out);
 }
 
@@ -103,7 +107,7 @@ function completeLine(state: GridBotState, line: WritableLine, ctx: StepContext,
  * lot step leaves over is carried on. Its cost: the carried remainder's value, plus the bought base
  * it sells (and the fee paid in base) at the buy price, plus a fee paid in quote.
  */
-function boughtOnLine(state: GridBotState, line: WritableLine, done: PartialFill, average: Decimal, ctx: StepContext, out: GridOutput): void {
+function boughtOnLine(state: GridBotState, line: WritableLine, done: PartialFill, average: Decimal, ctx: StepContext, out: GridOutput, oneFill: boolean): void {
   out.log(gridMessages.limitFilled(state.config, 'buy', average, done.amount, null));
   line.side = null;
   const pool = state.carry.base.plus(done.amount).minus(done.feeBase);
@@ -111,7 +115,9 @@ function boughtOnLine(state: GridBotState, line: WritableLine, done: PartialFill
   const next = state.lines[position + 1];
   const amount = next?.side === null ? floorToStep(pool, ctx.rules(state.config.pair).lotStep) : ZERO;
   const left = pool.minus(amount);
-  const poolValue = state.carry.value.plus(done.amount.times(average)).plus(done.feeQuote);
+  // Filled by one fill, what it bought is valued at that fill's price: its quote, already worked out.
+  const bought = oneFill ? done.quote : done.amount.times(average);
+  const poolValue = state.carry.value.plus(bought).plus(done.feeQuote);
   const leftValue = amount.isZero() ? poolValue : left.times(average);
   state.carry = { base: left, value: leftValue };
   if (!next || amount.isZero()) return;
@@ -159,8 +165,9 @@ function soldOnLine(state: GridBotState, line: WritableLine, done: PartialFill, 
 
 function onBalancingFill(state: GridBotState, fill: FillInput, ctx: StepContext, out: GridOutput): void {
   const balancing = state.balancing!;
-  account(state, fill, false);
-  balancing.partial = addFill(balancing.partial, fill, state);
+  const quote = fill.amount.times(fill.price);
+  account(state, fill, quote, false);
+  balancing.partial = addFill(balancing.partial, fill, quote, state);
   if (!fill.orderFilled) return;
   const done = balancing.partial;
   state.balancing = null;
@@ -172,8 +179,9 @@ function onBalancingFill(state: GridBotState, fill: FillInput, ctx: StepContext,
 
 function onStopFill(state: GridBotState, fill: FillInput, out: GridOutput): void {
   const stop = state.stopOrder!;
-  account(state, fill, true);
-  stop.partial = addFill(stop.partial, fill, state);
+  const quote = fill.amount.times(fill.price);
+  account(state, fill, quote, true);
+  stop.partial = addFill(stop.partial, fill, quote, state);
   if (!fill.orderFilled) return;
   const done = stop.partial;
   state.stopOrder = null;

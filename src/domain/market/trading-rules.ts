@@ -32,6 +32,8 @@ export interface OrderToCheck {
   amount: Decimal;
   /** The limit price; for market orders the price the total is estimated at. */
   price: Decimal;
+  /** `amount` × `price`, when the caller worked it out already. */
+  total?: Decimal;
 }
 
 export interface Quote {
@@ -51,7 +53,7 @@ export type RuleViolation =
 
 export function ruleViolations(rules: TradingRules, order: OrderToCheck, quote?: Quote): RuleViolation[] {
   const violations: RuleViolation[] = [];
-  const total = order.amount.times(order.price);
+  const total = order.total ?? order.amount.times(order.price);
   if (order.type === 'limit') {
     if (!isMultipleOf(order.price, rules.priceStep)) violations.push('price_step');
     if (order.price.lt(rules.minPrice) || order.price.gt(rules.maxPrice)) violations.push('price_range');

@@ -194,12 +194,14 @@ export class PaperAccount implements Exchange {
   private placeLimit(market: Market, request: OrderRequest, at: Date): OrderUpdate[] {
     const price = request.price;
     if (price === undefined) throw new ExchangeError('rule_violation', 'A limit order needs a price');
-    this.venue.enforceRules(market, { side: request.side, type: 'limit', amount: request.amount, price });
+    // Worked out once for the rules and the funds a buy locks.
+    const total = request.amount.times(price);
+    this.venue.enforceRules(market, { side: request.side, type: 'limit', amount: request.amount, price, total });
     const marketable = this.marketable(market.pair, request.side, price);
     if (marketable && request.timeInForce === 'post_only') {
       throw new ExchangeError('rule_violation', 'A post-only order would execute at once');
     }
-    this.lockFor(market, request.side, request.amount, price);
+    this.lockFor(market, request.side, request.amount, price, total);
     const order = this.record(request, price, at);
     if (marketable) {
       const ticker = this.venue.ticker(market.pair)!;
@@ -229,8 +231,8 @@ export class PaperAccount implements Exchange {
     return [this.applyFill(market, order, request.amount, price, price, 'taker', at)];
   }
 
-  private lockFor(market: Market, side: 'buy' | 'sell', amount: Decimal, price: Decimal): void {
-    this.ledger.lock(...heldBack(market, side, amount, price));
+  private lockFor(market: Market, side: 'buy' | 'sell', amount: Decimal, price: Decimal, total?: Decimal): void {
+    this.ledger.lock(...heldBack(market, side, amount, price, total));
   }
 
   private record(request: OrderRequest, price: Decimal | null, at: Date): ExchangeOrder {
@@ -325,9 +327,9 @@ export class PaperAccount implements Exchange {
   }
 }
 
-/** What a resting order of `amount` at `price` holds back: the quote it would pay, or the base it would sell. */
-function heldBack(market: Market, side: 'buy' | 'sell', amount: Decimal, price: Decimal): [currency: string, amount: Decimal] {
-  return side === 'buy' ? [market.quote, amount.times(price)] : [market.base, amount];
+/** What a resting order of `amount` at `price` holds back: the quote it would pay (`total`, if known), or the base it would sell. */
+function heldBack(market: Market, side: 'buy' | 'sell', amount: Decimal, price: Decimal, total?: Decimal): [currency: string, amount: Decimal] {
+  return side === 'buy' ? [market.quote, total ?? amount.times(price)] : [market.base, amount];
 }
 
 /** `sum` plus `amount`; most orders fill at once, from zero, and then the sum is the amount itself. */
