@@ -339,13 +339,18 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       ticks,
       backtests,
       applyPaperTicks: async (ticks) => {
-        // Each tick is a market event of its own: the automations answer it before the next one
-        // moves the market, so a path gives the same result in one request as in several.
-        const updates: OrderUpdate[] = [];
+        // Each tick is a market event of its own: the automations answer it, their orders placed,
+        // before the next one moves the market, so a path gives the same result in one request as
+        // in several. Its batches are stored meanwhile (`Engine.stepped`), all before the answer.
+        const applied: Array<Promise<OrderUpdate[]>> = [];
         for (const tick of ticks) {
-          updates.push(...(await paper.applyTicks([tick])));
-          await engine.settled();
+          const applying = paper.applyTicks([tick]);
+          applying.catch(() => undefined);
+          applied.push(applying);
+          await engine.stepped();
         }
+        const updates = (await Promise.all(applied)).flat();
+        await engine.settled();
         return updates;
       },
       startTrading: async () => {
