@@ -40,6 +40,9 @@ export function roundToStep(value: Decimal, step: Decimal): Decimal {
   return step.isZero() ? value : value.toNearest(step, ROUND_HALF_UP);
 }
 
+/** `sum` + `value`; from zero, `value` itself: sums that mostly start from zero make no new decimal. */
+export const plus = (sum: Decimal, value: Decimal): Decimal => (sum.isZero() ? value : sum.plus(value));
+
 /**
  * The same value in the least memory: decimal.js grows the digit array of a result past what it
  * needs (about 240 bytes a value, against 110 with the array cut to length, which is what a copy

@@ -11,7 +11,7 @@
  * remainder's value.
  */
 import type { FillInput, OrderClosedInput, StepContext } from '../automation.ts';
-import { compact, type Decimal, ZERO } from '../../shared/decimal.ts';
+import { compact, type Decimal, plus, ZERO } from '../../shared/decimal.ts';
 import { gridMessages } from './grid-events.ts';
 import { floorToStep } from './grid-lines.ts';
 import { endGrowth, followPrice, showRange } from './grid-market.ts';
@@ -34,9 +34,6 @@ function addFill(partial: PartialFill | null, fill: FillInput, fillQuote: Decima
     feeQuote: fill.feeCurrency === quote ? plus(sum.feeQuote, fill.fee) : sum.feeQuote,
   };
 }
-
-/** `sum` + `value`; from zero, the value itself (most lines fill at once). */
-const plus = (sum: Decimal, value: Decimal) => (sum.isZero() ? value : sum.plus(value));
 
 /** Volumes count every fill; the flows only fills of lines and stop-loss orders. `quote`: its amount × price. */
 function account(state: GridBotState, fill: FillInput, quote: Decimal, flows: boolean): void {

@@ -3,7 +3,7 @@
  * rest; fills of resting orders pay the maker fee, fills at placement the taker fee. Fees are
  * charged in the currency received (base for buys, quote for sells), as spot exchanges do.
  */
-import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import { type Decimal, plus, ZERO } from '../../shared/decimal.ts';
 import {
   type Balance,
   type Exchange,
@@ -285,9 +285,10 @@ export class PaperAccount implements Exchange {
       fee = total.times(rate);
       this.ledger.credit(market.quote, total.minus(fee));
     }
-    order.filled = added(order.filled, amount);
-    order.filledTotal = added(order.filledTotal, total);
-    order.fee = added(order.fee, fee);
+    // Most orders fill at once, from zero.
+    order.filled = plus(order.filled, amount);
+    order.filledTotal = plus(order.filledTotal, total);
+    order.fee = plus(order.fee, fee);
     order.updatedAt = at;
     if (order.filled.eq(order.amount)) {
       order.status = 'filled';
@@ -331,6 +332,3 @@ export class PaperAccount implements Exchange {
 function heldBack(market: Market, side: 'buy' | 'sell', amount: Decimal, price: Decimal, total?: Decimal): [currency: string, amount: Decimal] {
   return side === 'buy' ? [market.quote, total ?? amount.times(price)] : [market.base, amount];
 }
-
-/** `sum` plus `amount`; most orders fill at once, from zero, and then the sum is the amount itself. */
-const added = (sum: Decimal, amount: Decimal): Decimal => (sum.isZero() ? amount : sum.plus(amount));
