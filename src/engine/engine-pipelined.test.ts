@@ -80,6 +80,25 @@ async function turnsUntil(done: () => Promise<boolean>): Promise<boolean> {
 
 const never = async () => false;
 
+/**
+ * Ticks at `first`, then at `second` while the first tick's batch is held in storage; returns once
+ * `placed` rests on the exchange (the second tick stepped meanwhile), with both ticks' handling
+ * (wrapped: returned bare, the caller would wait for it).
+ */
+async function secondWhileHeld(
+  p: { tick(price: string): Promise<void>; openOrders(): Promise<string[]> },
+  store: HeldStore,
+  [first, second]: [string, string],
+  placed: string,
+): Promise<{ ticks: Promise<unknown> }> {
+  store.holding = true;
+  const firstTick = p.tick(first);
+  await store.entering;
+  const secondTick = p.tick(second);
+  assert.ok(await turnsUntil(async () => (await p.openOrders()).includes(placed)), `${placed} was not placed while the first batch was stored`);
+  return { ticks: Promise.all([firstTick, secondTick]) };
+}
+
 describe('Engine, inputs that come while a batch is stored', () => {
   let db: Database;
   let userId: number;
@@ -104,14 +123,9 @@ describe('Engine, inputs that come while a batch is stored', () => {
     const p = await startProcess(store);
     const early = await p.create('50000');
     const late = await p.create('65000');
-    store.holding = true;
-    const first = p.tick('60000');
-    await store.entering;
-    const second = p.tick('70000');
-
     // The second tick's orders rest on the exchange while the first tick's batch is still held.
     const lateOrder = `tlz${late.id}xb1`;
-    assert.ok(await turnsUntil(async () => (await p.openOrders()).includes(lateOrder)), 'the order of the second tick was not placed while the first batch was stored');
+    const { ticks } = await secondWhileHeld(p, store, ['60000', '70000'], lateOrder);
     assert.deepEqual(store.saved, [[`tlz${early.id}xb1 open`]]);
     const whatCameFirst = await Promise.race([
       p.engine.stepped().then(() => 'stepped'),
@@ -125,7 +139,7 @@ describe('Engine, inputs that come while a batch is stored', () => {
     store.release();
     await p.engine.stored();
     assert.equal(store.saved.length, 2);
-    await Promise.all([first, second]);
+    await ticks;
     assert.deepEqual(store.saved, [[`tlz${early.id}xb1 open`], [`tlz${early.id}xb2 open`, `${lateOrder} open`]]);
     assert.deepEqual((await p.engine.orders(late.id)).map((order) => [order.key, order.status]), [['b1', 'open']]);
     assert.deepEqual(await p.storedUsdt(), ['9803', '197']);
@@ -139,15 +153,11 @@ describe('Engine, inputs that come while a batch is stored', () => {
     store.unreachable = true;
     const p = await startProcess(store, { db: own, userId: user!.id });
     const ladder = await p.create('50000');
-    store.holding = true;
-    const first = p.tick('60000');
-    await store.entering;
-    // Fills the first order while its batch is held, and places the next.
-    const second = p.tick('59000');
-    assert.ok(await turnsUntil(async () => (await p.openOrders()).includes(`tlz${ladder.id}xb2`)));
+    // The second tick fills the first order while its batch is held, and places the next.
+    const { ticks } = await secondWhileHeld(p, store, ['60000', '59000'], `tlz${ladder.id}xb2`);
 
     store.release();
-    await Promise.all([first, second]);
+    await ticks;
     const b1 = `tlz${ladder.id}xb1`;
     assert.deepEqual(store.saved, [[`${b1} open`], [`${b1} open`], [`${b1} filled`, `tlz${ladder.id}xb2 open`]]);
     assert.deepEqual((await p.engine.orders(ladder.id)).map((order) => [order.key, order.status]), [['b1', 'filled'], ['b2', 'open']]);
@@ -160,14 +170,10 @@ describe('Engine, inputs that come while a batch is stored', () => {
     const p = await startProcess(store);
     const healthy = await p.create('50000');
     const poisoned = await p.create('50000', true);
-    store.holding = true;
-    const first = p.tick('60000');
-    await store.entering;
-    const second = p.tick('61000');
-    assert.ok(await turnsUntil(async () => (await p.openOrders()).includes(`tlz${poisoned.id}xb2`)));
+    const { ticks } = await secondWhileHeld(p, store, ['60000', '61000'], `tlz${poisoned.id}xb2`);
 
     store.release();
-    await Promise.all([first, second]);
+    await ticks;
     // Its second order, placed while its first part was being refused, is taken back unstored,
     // and it stays stopped at its last stored state: the next batch did not store it running.
     const stopped = (await p.engine.get(ladderKind, poisoned.id))!;

@@ -471,8 +471,13 @@ export class Engine {
    * are waited for.
    */
   stepped(): Promise<void> {
-    if (this.inbox.length === 0 && (this.inFlight === 0 || (this.onlyStoring && this.unsentBatches === 0))) return Promise.resolve();
+    if (this.allStepped) return Promise.resolve();
     return new Promise((resolve) => this.steppedWaiters.push(resolve));
+  }
+
+  /** Nothing received waits to be stepped, and no order of a batch stepped waits to be sent. */
+  private get allStepped(): boolean {
+    return this.inbox.length === 0 && (this.inFlight === 0 || (this.onlyStoring && this.unsentBatches === 0));
   }
 
   /**
@@ -622,8 +627,8 @@ export class Engine {
 
   /** Waits for `stored`; `stepped` meanwhile hears that everything received was stepped, if so. */
   private async whileStoring<T>(stored: Promise<T>): Promise<T> {
-    if (this.inbox.length === 0 && this.unsentBatches === 0) this.tellStepped();
     this.onlyStoring = true;
+    if (this.allStepped) this.tellStepped();
     try {
       return await stored;
     } finally {
