@@ -96,7 +96,8 @@ export function applyChanges(snapshot: unknown, changes: PackedChanges | readonl
 
 /**
  * The snapshot with its own changes and then each logged change applied in order. The snapshot
- * is changed in place: it must be the caller's own (parsed for this read).
+ * is changed in place and takes the logged values in: both must be the caller's own (parsed for
+ * this read), since a later change may change a value an earlier one set.
  */
 export function applyLog(snapshot: unknown, changes: PackedChanges | readonly StateChange[] | null | undefined, logged: readonly PackedChanges[]): unknown {
   let state = !changes ? snapshot : Array.isArray(changes) ? applyChanges(snapshot, changes) : applyTree(snapshot, (changes as PackedChanges).t);
