@@ -37,7 +37,9 @@ export interface SharedTickPorts {
   runsEngine: boolean;
   logger: Logger;
   /** As TickFollowerPorts.apply; calls `applied` as soon as the venue has applied the tick. */
-  apply(tick: MarketTick, applied: () => void): Promise<{ fills: number; changed: boolean }>;
+  apply(tick: MarketTick, applied: () => void): Promise<{ fills: number }>;
+  /** As TickFollowerPorts.stored. */
+  stored(): Promise<void>;
   load(accountIds: readonly number[]): Promise<void>;
   holds(accountId: number): boolean;
   catchUp(accountIds: readonly number[], ticks: MarketTick[]): Promise<void>;
@@ -56,21 +58,36 @@ export function sharedTicks(ports: SharedTickPorts): SharedTicks {
   let applied = 0;
   let taken = 0;
   let stored = -1;
+  /** The tick a batch was taken at without the position, until a position past it is recorded. */
+  let takenWithout: number | undefined;
+  /** Each position taken, by its write, until stored: the next batch takes one while a batch is stored. */
+  const writes = new WeakMap<object, number>();
   const position: BatchPosition = {
     take: () => {
+      if (applied <= taken) return undefined;
       // Accounts that started here are recorded with the position by the follower alone.
-      if (applied <= taken || started.size > 0) return undefined;
+      if (started.size > 0) {
+        takenWithout = applied;
+        return undefined;
+      }
       taken = applied;
-      return positionWrite(ports.engineId, taken);
+      const write = positionWrite(ports.engineId, taken);
+      writes.set(write, taken);
+      return write;
     },
-    stored: () => void (stored = taken),
+    stored: (write) => {
+      stored = Math.max(stored, writes.get(write) ?? stored);
+      if (takenWithout !== undefined && stored >= takenWithout) takenWithout = undefined;
+    },
   };
   const follower = ports.runsEngine
     ? new TickFollower({
         log,
         engineId: ports.engineId,
         apply: (tick, seq) => ports.apply(tick, () => void (applied = seq)),
+        stored: ports.stored,
         recordedInBatch: () => stored,
+        batchesRecord: () => started.size === 0 && takenWithout === undefined,
         load: async (accountIds) => {
           for (const accountId of accountIds) nowLoaded(accountId);
           await ports.load(accountIds);
@@ -79,6 +96,7 @@ export function sharedTicks(ports: SharedTickPorts): SharedTicks {
         startedHere: () => [...started],
         recordedHere: (accountIds) => {
           for (const accountId of accountIds) started.delete(accountId);
+          takenWithout = undefined;
         },
         catchUp: (accountIds, ticks) => ports.catchUp(accountIds, ticks.map((logged) => logged.tick)),
         logger: ports.logger,

@@ -185,15 +185,17 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
             runsEngine,
             logger,
             apply: async (tick, applied) => {
-              const before = committedBatches;
-              const applying = paper.applyTicks([tick]);
               // The venue applies a tick at once, and tells the engine of its price and fills as it
               // does: the engine's next batch holds what the tick caused, and stores it as applied.
+              const { updates, stored } = paper.applyTicksAtOnce([tick]);
               applied();
-              const fills = (await applying).filter((update) => update.fill).length;
-              await engine.settled();
-              return { fills, changed: fills > 0 || committedBatches !== before };
+              // The follower waits for storage before it records its position (`stored`), and a
+              // batch that failed to store fails that wait.
+              stored.catch(() => undefined);
+              await engine.stepped();
+              return { fills: updates.filter((update) => update.fill).length };
             },
+            stored: () => engine.stored(),
             load: (accountIds) => runTaken(accountIds),
             holds: (accountId) => leasing.leases.owns(accountId),
             catchUp: catchUpAccounts({ config, db, connector, logger, leasing, clock: options.now ?? (() => new Date()), writeRecords }),
@@ -252,9 +254,6 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       },
     });
     engine.onCommitted(tradingLog(logger));
-    // The tick log records an engine's position at once only after a tick that changed something.
-    let committedBatches = 0;
-    engine.onCommitted(() => void (committedBatches += 1));
     const commands = leasing
       ? engineCommands({
           db,

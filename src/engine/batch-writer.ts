@@ -168,7 +168,7 @@ export class BatchWriter {
    * Stores the batch and answers the automations whose part storage refused, with the reason
    * (their orders of this batch leave the journal unsent), and what the stored part changed.
    */
-  async flush(at: Date, now: number): Promise<{ refused: Map<number, unknown>; committed: CommittedBatch; storedPosition: boolean }> {
+  async flush(at: Date, now: number): Promise<{ refused: Map<number, unknown>; committed: CommittedBatch; storedPosition: ((tx: Sql) => Promise<void>) | undefined }> {
     // Changes stored later are told to listeners now: the batch's logged ticks keep them.
     const changed = [...this.dirty.values()].map(({ automation, kind }) => ({
       id: automation.id,
@@ -228,7 +228,7 @@ export class BatchWriter {
       records: batch.records.filter(({ automationId }) => !refused.has(automationId)),
       events: batch.events.filter(({ automationId }) => !refused.has(automationId)),
     };
-    return { refused, committed, storedPosition: batch.position !== undefined };
+    return { refused, committed, storedPosition: batch.position };
   }
 
   /** A state as the store takes it: see `EngineStore.inProcess`. Steps never change a state they were given. */

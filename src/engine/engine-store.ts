@@ -176,8 +176,11 @@ export interface PaperCompanion extends BatchCompanion {
  * `take` answers the write of the position reached since the last one taken, if it moved.
  */
 export interface BatchPosition extends BatchCompanion {
-  /** A batch with the last position taken was stored. */
-  stored(): void;
+  /**
+   * A batch holding this write, taken from `take`, was stored. The next batch may take a later
+   * position while one is stored, so the write says which was.
+   */
+  stored(write: (tx: Sql) => Promise<void>): void;
 }
 
 /**

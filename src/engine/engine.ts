@@ -815,7 +815,7 @@ export class Engine {
       if (error instanceof StorageLostError) this.loseStorage(error);
       throw error;
     }
-    if (storedPosition) this.ports.position?.stored();
+    if (storedPosition) this.ports.position?.stored(storedPosition);
     this.waitingForStorage = false;
     for (const entry of done.resting) {
       if (!refused.has(entry.automationId)) continue;

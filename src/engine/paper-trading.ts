@@ -389,9 +389,21 @@ export class PaperTrading {
    * fills reach it as the venue makes them).
    */
   private async applyTicksThroughEngine(ticks: MarketTick[]): Promise<OrderUpdate[]> {
-    const updates = ticks.flatMap((tick) => this.venue.applyTick(tick));
-    if (this.venue.hasChanges()) await this.host!.storeCompanion();
+    const { updates, stored } = this.applyTicksAtOnce(ticks);
+    await stored;
     return updates;
+  }
+
+  /**
+   * With the engine storing the paper exchange's changes: applies market events now and answers
+   * their updates at once, with `stored`, resolved once the engine's batch holding what they
+   * changed is stored. A caller that only needs the automations to have answered them waits for
+   * `Engine.stepped` instead, and the next events are applied while that batch is stored.
+   */
+  applyTicksAtOnce(ticks: MarketTick[]): { updates: OrderUpdate[]; stored: Promise<void> } {
+    if (!this.host) throw new Error('Only the engine stores the paper exchange changes that ticks make at once');
+    const updates = ticks.flatMap((tick) => this.venue.applyTick(tick));
+    return { updates, stored: this.venue.hasChanges() ? this.host.storeCompanion() : Promise.resolve() };
   }
 
   /** Runs several placements and cancellations, storing what they changed once at the end. */

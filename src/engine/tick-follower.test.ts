@@ -6,10 +6,23 @@ import { type LoggedTick, TickFollower, type TickLogPort } from './tick-follower
 
 const tick = (seq: number): LoggedTick => ({ seq, tick: { pair: 'USDT_BTC', price: dec(60_000 + seq), at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)) } as MarketTick });
 
-/** Three logged ticks, each of which changes something; answers the positions recorded on their own. */
-async function follow(batchesStorePosition: boolean): Promise<number[]> {
-  const recorded: number[] = [];
-  let storedByBatch = -1;
+interface Followed {
+  /** Positions recorded on their own (not by a batch). */
+  recorded: number[];
+  /** What had been stored of the ticks' changes when each of those was recorded. */
+  storedWhenRecorded: number[];
+  /** The last tick applied when each wait for storage began. */
+  appliedAtWaits: number[];
+}
+
+/**
+ * Three logged ticks, each of which changes something, stored by "batches" that finish one
+ * macrotask after they are waited for.
+ */
+async function follow(batchesStorePosition: boolean): Promise<Followed> {
+  const followed: Followed = { recorded: [], storedWhenRecorded: [], appliedAtWaits: [] };
+  let applied = 0;
+  let stored = 0;
   const logged = [tick(1), tick(2), tick(3)];
   const log: TickLogPort = {
     last: async () => 0,
@@ -21,17 +34,27 @@ async function follow(batchesStorePosition: boolean): Promise<number[]> {
       return ticks.at(-1)?.seq ?? position;
     },
     between: async () => [],
-    setPosition: async (_engineId, position) => void recorded.push(position),
+    setPosition: async (_engineId, position) => {
+      followed.recorded.push(position);
+      followed.storedWhenRecorded.push(stored);
+    },
     prune: async () => {},
   };
   const follower = new TickFollower({
     log,
     engineId: 'e1',
     apply: async (_tick, seq) => {
-      if (batchesStorePosition) storedByBatch = seq;
-      return { fills: 1, changed: true };
+      applied = seq;
+      return { fills: 1 };
     },
-    recordedInBatch: () => storedByBatch,
+    stored: async () => {
+      const storing = applied;
+      followed.appliedAtWaits.push(storing);
+      await new Promise((resolve) => setImmediate(resolve));
+      stored = storing;
+    },
+    recordedInBatch: () => (batchesStorePosition && stored > 0 ? stored : -1),
+    batchesRecord: () => batchesStorePosition,
     load: async () => {},
     holds: () => true,
     startedHere: () => [],
@@ -44,12 +67,21 @@ async function follow(batchesStorePosition: boolean): Promise<number[]> {
   await follower.start();
   await follower.reached(3);
   await follower.stop();
-  return recorded;
+  return followed;
 }
 
 describe(TickFollower.name, () => {
-  it('records a tick that changed something at once, unless the batch that stored its changes stored the position too', async () => {
-    assert.deepEqual(await follow(false), [0, 1, 2, 3]);
-    assert.deepEqual(await follow(true), [0]);
+  it('leaves the position of ticks that changed something to the batches that store their changes, applying the next meanwhile', async () => {
+    const followed = await follow(true);
+    assert.deepEqual(followed.recorded, [0]);
+    // Once at the start, then not until the chunk's three ticks were applied.
+    assert.deepEqual(followed.appliedAtWaits.slice(0, 2), [0, 3]);
+  });
+
+  it('records a tick that changed something on its own when the batches do not, once its changes are stored', async () => {
+    const followed = await follow(false);
+    assert.deepEqual(followed.recorded, [0, 1, 2, 3]);
+    assert.deepEqual(followed.storedWhenRecorded, [0, 1, 2, 3]);
+    assert.deepEqual(followed.appliedAtWaits.slice(0, 4), [0, 1, 2, 3]);
   });
 });

@@ -31,13 +31,20 @@ export interface TickFollowerPorts {
   log: TickLogPort;
   engineId: string;
   /**
-   * Applies one tick to the paper venue and waits for the engine to handle what it caused; answers
-   * the fills, and whether anything of this engine's accounts changed (fills, stored steps). The
+   * Applies one tick to the paper venue and waits until the engine has stepped what it caused
+   * (not until that is stored: the next tick is applied meanwhile); answers the fills. The
    * engine's batches store `seq` as its position with what the tick changed.
    */
-  apply(tick: MarketTick, seq: number): Promise<{ fills: number; changed: boolean }>;
+  apply(tick: MarketTick, seq: number): Promise<{ fills: number }>;
+  /** Resolves once the engine's batches holding what the applied ticks caused are stored. */
+  stored(): Promise<void>;
   /** The last position an engine batch stored (-1: none). */
   recordedInBatch(): number;
+  /**
+   * Whether the engine's batches store the position with what the ticks changed: not while
+   * accounts that started here wait to be recorded, nor until a batch taken meanwhile is.
+   */
+  batchesRecord(): boolean;
   /** Loads taken accounts' paper state and automations. */
   load(accountIds: readonly number[]): Promise<void>;
   /** Whether this engine still holds the account's lease. */
@@ -149,15 +156,15 @@ export class TickFollower {
   async applyLogged(ticks: LoggedTick[]): Promise<void> {
     await this.loadWaiting();
     for (const { seq, tick } of ticks) {
-      const { fills, changed } = await this.ports.apply(tick, seq);
+      const { fills } = await this.ports.apply(tick, seq);
       this.position = seq;
       if (fills > 0) this.fills.set(seq, fills);
       // The next holder of an account starts after the recorded tick, so a tick that changed
       // something is recorded with what it changed (the engine's batch stores the position), or
-      // at once: a crash replays at most the tick being applied. Ticks that changed nothing leave
-      // the stored state as it was after the last recorded one, and replaying them on it changes
-      // nothing either: they are recorded with the chunk's end only.
-      if (changed) await this.record();
+      // at once once that is stored: a crash replays at most the tick being applied. Ticks that
+      // changed nothing leave the stored state as it was after the last recorded one, and
+      // replaying them on it changes nothing either: they are recorded with the chunk's end only.
+      if (!this.ports.batchesRecord()) await this.record();
       await this.loadWaiting();
     }
     await this.record();
@@ -188,6 +195,8 @@ export class TickFollower {
 
   /** Records the position unless it is recorded already; a failed record is made at the next pass. */
   private async record(): Promise<void> {
+    // Never ahead of what is stored: the ticks' changes first, then the position past them.
+    await this.ports.stored();
     const position = this.position;
     const started = this.ports.startedHere();
     if (started.length === 0 && this.ports.recordedInBatch() === position) this.recorded = position;
