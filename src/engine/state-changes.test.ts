@@ -128,8 +128,8 @@ describe('state changes', () => {
 
   it('packs the paths of the changes into one tree', () => {
     const changes = diffJson({ a: { b: [1, 2], c: 'x' }, d: 1 }, { a: { b: [1, 3], c: 'y' } });
-    assert.deepEqual(packChanges(changes), { t: { a: { b: { 1: [3] }, c: ['y'] }, d: [] } });
-    assert.deepEqual(packChanges(diffJson(1, [2])), { t: [[2]] });
+    assert.deepEqual(stored(packChanges(changes)), { t: { a: { b: { 1: [3] }, c: ['y'] }, d: [] } });
+    assert.deepEqual(stored(packChanges(diffJson(1, [2]))), { t: [[2]] });
   });
 
   it('keeps keys named like prototype properties as plain keys', () => {
@@ -166,9 +166,9 @@ describe('state changes', () => {
   it('stores a first state whole, then what each changed until the changes add up to its size', () => {
     const snapshots = new StateSnapshots();
     assert.ok('state' in encodeWhole(snapshots, gridLike(100)));
-    assert.deepEqual(encodeWhole(snapshots, gridLike(100, 3)), { changes: { t: { v: { lines: { 3: { 3: [2] } } } } } });
+    assert.deepEqual(stored(encodeWhole(snapshots, gridLike(100, 3))), { changes: { t: { v: { lines: { 3: { 3: [2] } } } } } });
     // Each change is against the state stored before it, not against the snapshot.
-    assert.deepEqual(encodeWhole(snapshots, gridLike(100, 4)), { changes: { t: { v: { lines: { 3: { 3: [1] }, 4: { 3: [2] } } } } } });
+    assert.deepEqual(stored(encodeWhole(snapshots, gridLike(100, 4))), { changes: { t: { v: { lines: { 3: { 3: [1] }, 4: { 3: [2] } } } } } });
     let logged = JSON.stringify({ t: { v: { lines: { 3: { 3: [2] } } } } }).length + JSON.stringify({ t: { v: { lines: { 3: { 3: [1] }, 4: { 3: [2] } } } } }).length;
     for (let index = 0; ; index += 1) {
       const written = encodeWhole(snapshots, gridLike(100, index % 100));
@@ -179,8 +179,8 @@ describe('state changes', () => {
     assert.ok(logged <= size && logged > size * 0.95, `${logged} of ${size} characters logged`);
     assert.ok('changes' in encodeWhole(snapshots, gridLike(100, 7)));
     // A change of running is logged like any other, and says so: the store keeps the flag with the snapshot.
-    assert.deepEqual(snapshots.encode(1, gridLike(100, 8).v, [], jsonKind, false), { changes: { t: { v: { lines: { 7: { 3: [1] }, 8: { 3: [2] } } } } }, setsRunning: true });
-    assert.deepEqual(snapshots.encode(1, gridLike(100, 9).v, [], jsonKind, false), { changes: { t: { v: { lines: { 8: { 3: [1] }, 9: { 3: [2] } } } } } });
+    assert.deepEqual(stored(snapshots.encode(1, gridLike(100, 8).v, [], jsonKind, false)), { changes: { t: { v: { lines: { 7: { 3: [1] }, 8: { 3: [2] } } } } }, setsRunning: true });
+    assert.deepEqual(stored(snapshots.encode(1, gridLike(100, 9).v, [], jsonKind, false)), { changes: { t: { v: { lines: { 8: { 3: [1] }, 9: { 3: [2] } } } } } });
     const rebuilt = gridLike(100);
     rebuilt.v.config = { pair: 'USDT_ETH', upperPrice: '4000', lowerPrice: '3000' };
     rebuilt.v.lines = rebuilt.v.lines.map((line) => line.map((value) => (typeof value === 'string' ? `${value}.5` : value)));

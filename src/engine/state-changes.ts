@@ -53,22 +53,29 @@ export function changesText(changes: PackedChanges): string {
 }
 
 export function packChanges(changes: readonly StateChange[]): PackedChanges {
-  let tree: PackedNode = {};
+  let tree: PackedNode = branch();
   for (const [path, ...value] of changes) {
     if (path.length === 0) {
       tree = value as [unknown?];
       continue;
     }
     let node = tree as Record<string, PackedNode>;
-    for (const key of path.slice(0, -1)) {
-      let next = own(node, String(key)) as Record<string, PackedNode> | undefined;
-      if (next === undefined) define(node, String(key), (next = {}));
+    for (let index = 0; index < path.length - 1; index += 1) {
+      const key = String(path[index]);
+      let next = node[key] as Record<string, PackedNode> | undefined;
+      if (next === undefined) node[key] = next = branch();
       node = next;
     }
-    define(node, String(path[path.length - 1]), value as [unknown?]);
+    node[String(path[path.length - 1])] = value as [unknown?];
   }
   return { t: tree };
 }
+
+/**
+ * A node of the tree: without a prototype, so that any key, `__proto__` too, is set by plain
+ * assignment as an own key. Defining each key (`define`) was a sixth of finding a batch's changes.
+ */
+const branch = (): Record<string, PackedNode> => Object.create(null) as Record<string, PackedNode>;
 
 /**
  * The snapshot with the changes applied, as a new value (the snapshot is left as it was). Changes
@@ -266,11 +273,17 @@ export function diffParts(
       if (Object.hasOwn(base, key) && base[key] !== undefined && own(next, key) === undefined) out.push([[...path, key]]);
     }
   } else {
-    // Leaves (decimals, dates, text, numbers) and reshaped parts: compared by their JSON.
+    // Leaves (decimals, dates, text, numbers) and reshaped parts: compared by their JSON, which
+    // for text, flags and finite numbers is comparing them.
     const encoded = partJson(next);
-    if (JSON.stringify(partJson(base)) !== JSON.stringify(encoded)) out.push([[...path], encoded]);
+    const before = partJson(base);
+    if (isPlainLeaf(before) && isPlainLeaf(encoded) ? before !== encoded : JSON.stringify(before) !== JSON.stringify(encoded)) out.push([[...path], encoded]);
   }
 }
+
+/** A value whose JSON differs from another's exactly when the two differ (`===`). */
+const isPlainLeaf = (value: unknown): boolean =>
+  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
 /** A plain object, not a leaf value such as a decimal or a date. */
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -48,11 +48,17 @@ function diffFields<T>(fields: readonly Field<T>[], base: T, next: T, path: Arra
     const after = value(next);
     if (before === after) continue;
     path.push(key);
-    if (typeof encode === 'function') diffInto(encode(before as never), encode(after as never), path, out);
+    // A decimal a step replaced: its text only if its value moved (most fields of a fill do).
+    if (encode === text) {
+      if (!sameText(before as Decimal, after as Decimal)) out.push([[...path], text(after as Decimal)]);
+    } else if (typeof encode === 'function') diffInto(encode(before as never), encode(after as never), path, out);
     else diffFields(encode, before as never, after as never, path, out);
     path.pop();
   }
 }
+
+/** Whether two decimals have the same text: the same value, and -0 apart from 0. */
+const sameText = (a: Decimal, b: Decimal) => a.eq(b) && a.isNeg() === b.isNeg();
 
 const same = <T>(value: T) => value;
 const flag = (value: boolean) => (value ? 1 : 0);
