@@ -60,7 +60,9 @@ export function arrayText(values: readonly unknown[]): string | undefined {
     const value = values[index];
     if (index > 0) text += ',';
     if (value === null || value === undefined) text += 'NULL';
-    else if (typeof value === 'string') text += `"${ESCAPED.test(value) ? value.replace(TO_ESCAPE, '\\$&') : value}"`;
+    // JSON quotes text as the driver does (a backslash before each `"` and `\\`), several times
+    // faster than a replace, but for control characters and surrogates, which it spells otherwise.
+    else if (typeof value === 'string') text += JSON_SPELLS_OTHERWISE.test(value) ? `"${value.replace(TO_ESCAPE, '\\$&')}"` : JSON.stringify(value);
     else if (typeof value === 'number' || typeof value === 'boolean') text += `"${String(value)}"`;
     else if (value instanceof Date) text += `"${prepareValue(value) as string}"`;
     else return undefined;
@@ -68,7 +70,7 @@ export function arrayText(values: readonly unknown[]): string | undefined {
   return `${text}}`;
 }
 
-const ESCAPED = /[\\"]/;
+const JSON_SPELLS_OTHERWISE = /[\u0000-\u001f\ud800-\udfff]/;
 const TO_ESCAPE = /[\\"]/g;
 
 /**
