@@ -10,7 +10,7 @@
 import { stopLossPrice } from '../domain/dca-bot/deal-exits.ts';
 import { averagePrice, type Deal, isLong, position } from '../domain/dca-bot/deal.ts';
 import type { StopLossInput, TakeProfitInput } from '../domain/smart-trade/settings-input.ts';
-import { dec, type Decimal } from '../shared/decimal.ts';
+import { dec, floorToStep } from '../shared/decimal.ts';
 import { ApiError } from '../shared/errors.ts';
 import type { DcaBotsService } from './dca-bots.service.ts';
 import type { DealsService } from './deals.service.ts';
@@ -28,7 +28,6 @@ export interface ConversionDeps {
 
 export const isConvertible = (deal: Deal) => deal.closedAt === null && isLong(deal) && deal.status === 'bought' && position(deal).gt(0);
 
-const floorTo = (value: Decimal, step: Decimal) => (step.isZero() ? value : value.div(step).floor().times(step));
 
 export async function convertDealToSmartTrade(deps: ConversionDeps, userId: number, dealId: number, stopBot: boolean): Promise<SmartTradeView> {
   const view = await deps.deals.get(userId, dealId);
@@ -44,7 +43,7 @@ export async function convertDealToSmartTrade(deps: ConversionDeps, userId: numb
     position: {
       type: 'buy',
       order_type: 'market',
-      units: { value: floorTo(position(deal), market.rules.lotStep).toFixed() },
+      units: { value: floorToStep(position(deal), market.rules.lotStep).toFixed() },
       price: { value: averagePrice(deal).toDecimalPlaces(8).toFixed() },
     },
     take_profit: takeProfitOf(deal),

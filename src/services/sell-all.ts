@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Balance, Exchange, Market, OrderRequest } from '../exchanges/exchange.ts';
 import { ExchangeError } from '../exchanges/exchange.ts';
 import { ruleViolations } from '../domain/market/trading-rules.ts';
-import { dec, type Decimal } from '../shared/decimal.ts';
+import { dec, floorToStep } from '../shared/decimal.ts';
 import { USD_STABLECOINS } from './valuation.ts';
 
 export type SellAllTarget = 'btc' | 'usd';
@@ -22,7 +22,6 @@ export interface SellAllOutcome {
 }
 
 const BUY_SHARE = dec('0.99');
-const floorTo = (value: Decimal, step: Decimal) => (step.isZero() ? value : value.div(step).floor().times(step));
 
 export async function sellAll(exchange: Exchange, target: SellAllTarget): Promise<SellAllOutcome[]> {
   const targets = target === 'btc' ? ['BTC'] : USD_STABLECOINS;
@@ -48,7 +47,7 @@ async function convert(exchange: Exchange, balance: Balance, targets: string[], 
   const side = sellOn ? 'sell' : 'buy';
   const price = side === 'sell' ? ticker?.bid : ticker?.ask;
   if (!price?.gt(0)) return { skipped: 'no_price' };
-  const amount = floorTo(side === 'sell' ? balance.free : balance.free.times(BUY_SHARE).div(price), market.rules.lotStep);
+  const amount = floorToStep(side === 'sell' ? balance.free : balance.free.times(BUY_SHARE).div(price), market.rules.lotStep);
   if (ruleViolations(market.rules, { side, type: 'market', amount, price }).some((v) => v === 'lot_size' || v === 'min_total')) {
     return { skipped: 'below_minimum' };
   }

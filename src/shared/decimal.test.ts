@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { dec, Decimal, floorToStep, isMultipleOf, referenceCompare, roundToStep, stepPlaces, ZERO } from './decimal.ts';
+import { ceilToStep, dec, Decimal, floorToStep, isMultipleOf, referenceCompare, roundToStep, stepPlaces, ZERO } from './decimal.ts';
 
 const decimalText = fc.oneof(
   fc.constantFrom('0', '-0', '1', '-1', '0.1', '10000000', '9999999.9999999', '1e-40', '-1e30', 'Infinity', '-Infinity', 'NaN'),
@@ -38,6 +38,8 @@ describe('steps of a power of ten', () => {
         const fast = floorToStep(value, step);
         assert.ok(fast.eq(floored) || (fast.isNaN() && floored.isNaN()), `${text} floored to ${stepText}`);
         assert.equal(fast.toFixed(), floored.toFixed());
+        const ceiled = step.isZero() ? value : value.div(step).ceil().times(step);
+        assert.equal(ceilToStep(value, step).toFixed(), ceiled.toFixed(), `${text} ceiled to ${stepText}`);
         const rounded = step.isZero() ? value : value.toNearest(step, 4);
         assert.equal(roundToStep(value, step).toFixed(), rounded.toFixed(), `${text} rounded to ${stepText}`);
       }),

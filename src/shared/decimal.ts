@@ -19,7 +19,7 @@ const readThrough = () => heir.precision;
 for (let i = 0; i < 32; i += 1) readThrough();
 
 /** Read once for the comparisons below: this module's clone is configured once, above, and never changed. */
-const { maxE: MAX_E, minE: MIN_E, ROUND_FLOOR, ROUND_HALF_UP } = D;
+const { maxE: MAX_E, minE: MIN_E, ROUND_CEIL, ROUND_FLOOR, ROUND_HALF_UP } = D;
 
 export { D as Decimal };
 export type Decimal = InstanceType<typeof D>;
@@ -75,6 +75,13 @@ export function floorToStep(value: Decimal, step: Decimal): Decimal {
   const places = stepPlaces(step);
   if (places !== undefined) return value.toDecimalPlaces(places, ROUND_FLOOR);
   return step.isZero() ? value : value.div(step).floor().times(step);
+}
+
+/** The multiple of `step` at or above `value`. */
+export function ceilToStep(value: Decimal, step: Decimal): Decimal {
+  const places = stepPlaces(step);
+  if (places !== undefined) return value.toDecimalPlaces(places, ROUND_CEIL);
+  return step.isZero() ? value : value.div(step).ceil().times(step);
 }
 
 

@@ -2,8 +2,8 @@
  * The lines a grid would start with and what they need, computed in the browser with the
  * server's own grid code (src/domain), so the preview cannot drift from what the bot will do.
  */
-import { dec, type Decimal } from '../../src/shared/decimal.ts';
-import { floorToStep, gridPrices, linesAreDistinct, nearestIndex } from '../../src/domain/grid-bot/grid-lines.ts';
+import { dec, type Decimal, floorToStep } from '../../src/shared/decimal.ts';
+import { gridPrices, linesAreDistinct, nearestIndex } from '../../src/domain/grid-bot/grid-lines.ts';
 
 export interface PreviewInput {
   lower: string;

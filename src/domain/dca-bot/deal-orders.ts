@@ -6,9 +6,9 @@
  */
 import type { StepContext } from '../automation.ts';
 import type { TradingRules } from '../market/trading-rules.ts';
-import { dec, type Decimal, ZERO } from '../../shared/decimal.ts';
+import { ceilToStep, dec, type Decimal, floorToStep, ZERO } from '../../shared/decimal.ts';
 import { averagePrice, type Deal, type DealOrder, type DealOrderRole, entryPosition, entrySide, exitSide, isLong, position, workingOrders } from './deal.ts';
-import { amountFor, ceilToStep, floorToStep, safetyOrderLimit, safetyOrderStep } from './safety-orders.ts';
+import { amountFor, safetyOrderLimit, safetyOrderStep } from './safety-orders.ts';
 import type { StepOutput } from './step-output.ts';
 import { splitAmount, takeProfitPrice } from './take-profit.ts';
 

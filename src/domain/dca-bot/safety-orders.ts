@@ -6,7 +6,7 @@
  * as the reference's deal example shows (15 USDT at 3067.51 is 0.0049 ETH).
  */
 import type { TradingRules } from '../market/trading-rules.ts';
-import { dec, type Decimal, roundToStep, ZERO } from '../../shared/decimal.ts';
+import { ceilToStep, dec, type Decimal, roundToStep, ZERO } from '../../shared/decimal.ts';
 import type { DealSettings, VolumeType } from './dca-settings.ts';
 
 export interface SafetyOrderStep {
@@ -18,14 +18,6 @@ export interface SafetyOrderStep {
   /** In the settings' safety-order volume type. */
   volume: Decimal;
   amount: Decimal;
-}
-
-export function floorToStep(value: Decimal, step: Decimal): Decimal {
-  return step.isZero() ? value : value.div(step).floor().times(step);
-}
-
-export function ceilToStep(value: Decimal, step: Decimal): Decimal {
-  return step.isZero() ? value : value.div(step).ceil().times(step);
 }
 
 /** The base amount of an order of `volume` (in `type` units) at `price`. */

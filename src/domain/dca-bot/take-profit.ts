@@ -11,10 +11,9 @@
  * over the gross amount would leave it short of tp by about the fee. Where fees are paid in quote
  * or another coin, it is the reference's bought_volume / bought_amount, plus the quote fees.
  */
-import { dec, type Decimal, ZERO } from '../../shared/decimal.ts';
+import { ceilToStep, dec, type Decimal, floorToStep, ZERO } from '../../shared/decimal.ts';
 import type { DealSettings, DealStrategy } from './dca-settings.ts';
 import type { TakeProfitStepState } from './deal.ts';
-import { ceilToStep, floorToStep } from './safety-orders.ts';
 
 export interface PositionFigures {
   /** Base the entries left the deal holding (or owing) and what that cost, net of fees. */

@@ -11,9 +11,8 @@
  * remainder's value.
  */
 import type { FillInput, OrderClosedInput, StepContext } from '../automation.ts';
-import { compact, type Decimal, plus, ZERO } from '../../shared/decimal.ts';
+import { compact, type Decimal, floorToStep, plus, ZERO } from '../../shared/decimal.ts';
 import { gridMessages } from './grid-events.ts';
-import { floorToStep } from './grid-lines.ts';
 import { endGrowth, followPrice, showRange } from './grid-market.ts';
 import { buyAmount, syncOrders } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';

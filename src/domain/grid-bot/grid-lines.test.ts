@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dec } from '../../shared/decimal.ts';
+import { ceilToStep, dec, floorToStep } from '../../shared/decimal.ts';
 import {
-  ceilToStep,
   decimalText,
-  floorToStep,
   gridPrices,
   gridPriceStepText,
   gridStep,

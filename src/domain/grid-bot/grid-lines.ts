@@ -5,7 +5,7 @@
  * price step the way the reference does: nearest step for arithmetic grids, the step above for
  * geometric ones (its example shows 0.0224133… as 0.022414).
  */
-import { compact, Decimal, floorToStep, roundToStep } from '../../shared/decimal.ts';
+import { ceilToStep, compact, Decimal, roundToStep } from '../../shared/decimal.ts';
 import type { GridType } from './grid-bot-config.ts';
 
 export interface GridShape {
@@ -69,8 +69,3 @@ export function decimalText(value: Decimal): string {
   return text.includes('.') ? text : `${text}.0`;
 }
 
-export { floorToStep };
-
-export function ceilToStep(value: Decimal, step: Decimal): Decimal {
-  return step.isZero() ? value : value.div(step).ceil().times(step);
-}

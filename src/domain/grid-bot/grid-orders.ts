@@ -4,11 +4,10 @@
  * above it), whose orders are cancelled and held back until the window slides to them.
  */
 import type { TradingRules } from '../market/trading-rules.ts';
-import { compact, type Decimal, ZERO } from '../../shared/decimal.ts';
+import { compact, type Decimal, floorToStep, ZERO } from '../../shared/decimal.ts';
 import type { GridBotConfig } from './grid-bot-config.ts';
 import { gridMessages } from './grid-events.ts';
 import type { GridOutput } from './grid-output.ts';
-import { floorToStep } from './grid-lines.ts';
 import { balancingKey, type GridBotState, type GridLine, lineKey, stopKey, writable } from './grid-bot-state.ts';
 
 /** The base amount of a buy on a line (kept by the line, so compact): quote mode spends at most quantity_per_grid of quote. */

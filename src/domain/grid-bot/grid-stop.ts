@@ -6,10 +6,9 @@
  * how the move was split into ticks.
  */
 import type { StepContext } from '../automation.ts';
-import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import { type Decimal, floorToStep, ZERO } from '../../shared/decimal.ts';
 import type { StopLoss } from './grid-bot-config.ts';
 import { gridMessages } from './grid-events.ts';
-import { floorToStep } from './grid-lines.ts';
 import { cancelEverything, meetsMinimums } from './grid-orders.ts';
 import type { GridOutput } from './grid-output.ts';
 import { requiredFor } from './required-balances.ts';

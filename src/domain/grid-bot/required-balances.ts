@@ -6,8 +6,7 @@
  */
 import type { Side } from '../automation.ts';
 import type { TradingRules } from '../market/trading-rules.ts';
-import { Decimal, ZERO } from '../../shared/decimal.ts';
-import { ceilToStep } from './grid-lines.ts';
+import { ceilToStep, Decimal, ZERO } from '../../shared/decimal.ts';
 import type { GridLine } from './grid-bot-state.ts';
 
 export interface Amounts {

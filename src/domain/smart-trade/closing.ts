@@ -5,7 +5,8 @@
  */
 import { TransitionError } from '../automation.ts';
 import type { Draft } from './draft.ts';
-import { figures, floorToStep } from './ledger.ts';
+import { floorToStep } from '../../shared/decimal.ts';
+import { figures } from './ledger.ts';
 import type { SmartTradeState } from './smart-trade.types.ts';
 import { STOP_LOSS_TIMER } from './stop-loss.ts';
 import { isActiveStep, tooSmall } from './targets.ts';

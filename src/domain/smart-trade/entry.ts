@@ -6,10 +6,10 @@
  * from where the price is then, as the reference does (`greater_or_equal` when the trigger lies
  * above the price).
  */
-import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import { type Decimal, floorToStep, ZERO } from '../../shared/decimal.ts';
 import { TransitionError } from '../automation.ts';
 import type { Draft } from './draft.ts';
-import { figures, floorToStep, isEntry } from './ledger.ts';
+import { figures, isEntry } from './ledger.ts';
 import { syncTargets } from './targets.ts';
 import { stopLossArmed } from './stop-loss.ts';
 import type { OrderKind, SmartTradeState, TriggerCondition } from './smart-trade.types.ts';

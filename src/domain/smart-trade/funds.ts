@@ -4,11 +4,11 @@
  * given as a value stay where they are (as the reference does). Reducing closes part of the held
  * position outside the take-profit steps, which then share what is left.
  */
-import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import { type Decimal, floorToStep, ZERO } from '../../shared/decimal.ts';
 import { errors } from '../../shared/errors.ts';
 import { type Side, TransitionError } from '../automation.ts';
 import type { Draft } from './draft.ts';
-import { figures, floorToStep, remainingOf } from './ledger.ts';
+import { figures, remainingOf } from './ledger.ts';
 import type { FundsInput, SmartTradeConfig, SmartTradeState } from './smart-trade.types.ts';
 
 export const hasTrailing = (config: SmartTradeConfig) =>

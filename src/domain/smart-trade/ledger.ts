@@ -185,7 +185,3 @@ export function bookFill(state: SmartTradeState, order: TrackedOrder, fill: Fill
   order.updatedAt = fill.at;
 }
 
-/** The multiple of `step` at or below `value`. */
-export function floorToStep(value: Decimal, step: Decimal): Decimal {
-  return step.isZero() ? value : value.div(step).floor().times(step);
-}

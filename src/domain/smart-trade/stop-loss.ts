@@ -5,9 +5,9 @@
  * take-profit step has filled. With a timeout, a hit only starts a timer, and the trade closes
  * when the timer fires only if the price is still beyond the level.
  */
-import { type Decimal, roundToStep } from '../../shared/decimal.ts';
+import { type Decimal, floorToStep, roundToStep } from '../../shared/decimal.ts';
 import type { Draft } from './draft.ts';
-import { averages, type Figures, figures, floorToStep } from './ledger.ts';
+import { averages, type Figures, figures } from './ledger.ts';
 import type { SmartTradeState } from './smart-trade.types.ts';
 import { isActiveStep, tooSmall } from './targets.ts';
 import { stopLossTriggered } from './trade-records.ts';

@@ -8,9 +8,9 @@
  * others leave, so the whole position is closed; a share too small for the market's minimums is
  * folded into the steps after it.
  */
-import { type Decimal, roundToStep, ZERO } from '../../shared/decimal.ts';
+import { type Decimal, floorToStep, roundToStep, ZERO } from '../../shared/decimal.ts';
 import type { Draft } from './draft.ts';
-import { averages, type Figures, figures, floorToStep, remainingOf } from './ledger.ts';
+import { averages, type Figures, figures, remainingOf } from './ledger.ts';
 import type { SmartTradeState, TakeProfitStep } from './smart-trade.types.ts';
 
 export const isActiveStep = (step: TakeProfitStep) =>
