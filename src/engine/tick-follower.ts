@@ -161,7 +161,7 @@ export class TickFollower {
       if (fills > 0) this.fills.set(seq, fills);
       // The next holder of an account starts after the recorded tick, so a tick that changed
       // something is recorded with what it changed (the engine's batch stores the position), or
-      // at once once that is stored: a crash replays at most the tick being applied. Ticks that
+      // here as soon as that is stored: a crash replays at most the tick being applied. Ticks that
       // changed nothing leave the stored state as it was after the last recorded one, and
       // replaying them on it changes nothing either: they are recorded with the chunk's end only.
       if (!this.ports.batchesRecord()) await this.record();
