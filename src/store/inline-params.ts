@@ -64,10 +64,21 @@ export function arrayText(values: readonly unknown[]): string | undefined {
     // faster than a replace, but for control characters and surrogates, which it spells otherwise.
     else if (typeof value === 'string') text += JSON_SPELLS_OTHERWISE.test(value) ? `"${value.replace(TO_ESCAPE, '\\$&')}"` : JSON.stringify(value);
     else if (typeof value === 'number' || typeof value === 'boolean') text += `"${String(value)}"`;
-    else if (value instanceof Date) text += `"${prepareValue(value) as string}"`;
+    else if (value instanceof Date) text += `"${dateText(value)}"`;
     else return undefined;
   }
   return `${text}}`;
+}
+
+/**
+ * A date as the driver writes it (local time with its offset, `dateToString`), made natively when
+ * local time is UTC, as on a server: the driver's padding of each field was 7 % of what the grid
+ * benchmark's stored replay allocated.
+ */
+function dateText(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (year < 1 || year > 9999 || date.getTimezoneOffset() !== 0) return prepareValue(date) as string;
+  return `${date.toISOString().slice(0, 23)}+00:00`;
 }
 
 const JSON_SPELLS_OTHERWISE = /[\u0000-\u001f\ud800-\udfff]/;
