@@ -31,6 +31,7 @@ describe(literal.name, () => {
 
   it('quotes text holding its tag as an escape string instead', () => {
     assert.equal(literal("$tl$ it's \\"), String.raw` E'$tl$ it''s \\'`);
+    assert.equal(literal(['a', 'x$tl$y', null]), `'{"a","x$tl$y",NULL}'`);
   });
 
   it('refuses a NUL character as PostgreSQL does, instead of cutting the statement short', () => {

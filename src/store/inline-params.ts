@@ -40,13 +40,27 @@ export function inlineParams(text: string, params: readonly unknown[]): string {
 }
 
 export function literal(value: unknown): string {
-  const prepared = Array.isArray(value) ? (arrayText(value) ?? prepareValue(value)) : prepareValue(value);
+  const array = Array.isArray(value) ? arrayText(value) : undefined;
+  if (array !== undefined) {
+    // Checked on the values, not on the array's text: that is built by concatenation, and a
+    // search of it copies it whole (a batch's arrays are most of its statements' text).
+    let tagged = false;
+    for (const element of value as unknown[]) {
+      if (typeof element !== 'string') continue;
+      if (element.includes('\0')) throw nulRefused();
+      tagged ||= element.includes(TAG);
+    }
+    return quote(array, tagged);
+  }
+  const prepared = prepareValue(value);
   if (prepared === null) return 'NULL';
   if (Buffer.isBuffer(prepared)) return `'\\x${prepared.toString('hex')}'`;
-  // A statement's text ends at a NUL: refused here as PostgreSQL refuses it in a parameter.
-  if (prepared.includes('\0')) throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
-  return quote(prepared);
+  if (prepared.includes('\0')) throw nulRefused();
+  return quote(prepared, prepared.includes(TAG));
 }
+
+/** A statement's text ends at a NUL: refused here as PostgreSQL refuses it in a parameter. */
+const nulRefused = () => Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
 
 /**
  * An array's text exactly as the driver writes it (`arrayString`), for the values an engine batch
@@ -91,9 +105,9 @@ const TO_ESCAPE = /[\\"]/g;
  * driver's `escapeLiteral`, which builds a literal a character at a time: with a batch's arrays
  * of several kilobytes, that garbage doubled the CPU an engine spent per tick.
  */
-function quote(text: string): string {
+function quote(text: string, holdsTag: boolean): string {
   // The space keeps the tag from joining an identifier before it.
-  if (!text.includes(TAG)) return ` ${TAG}${text}${TAG}`;
+  if (!holdsTag) return ` ${TAG}${text}${TAG}`;
   const quoted = `'${text.replaceAll("'", "''")}'`;
   return text.includes('\\') ? ` E${quoted.replaceAll('\\', '\\\\')}` : quoted;
 }
