@@ -34,8 +34,10 @@ export async function replayInMemory(
   scenario?: MemoryScenario,
 ): Promise<TimedReplay & { setupHeapBytes: number; world: MemoryWorld }> {
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new MemoryPaperStore(), new ManualFeed());
-  const engine = new Engine({
+  const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (accountId, clientOrderId) => engine.journals(accountId, clientOrderId) });
+  const engine: Engine = new Engine({
     store: new MemoryEngineStore(scenario?.sinks ?? {}),
+    companion,
     exchangeFor: (accountId) => paper.exchange(accountId),
     batchOrders: (work) => paper.batch(work),
     clock: () => new Date(),

@@ -88,8 +88,11 @@ export async function openBacktestVenue(options: VenueOptions, start: Date): Pro
   const markets = new MarketsService(paper, NO_EXCHANGES);
   const secretBox = new SecretBox(randomBytes(32));
   const accounts = new AccountsService(new MemoryAccountsRepository(clock), markets, paper, NO_EXCHANGES, secretBox, options.balances);
-  const engine = new Engine({
+  // Orders are placed in memory while the engine's batch is put together, as in the server.
+  const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (accountId, clientOrderId) => engine.journals(accountId, clientOrderId) });
+  const engine: Engine = new Engine({
     store: engineStore,
+    companion,
     exchangeFor: (accountId) => accounts.exchangeForId(accountId),
     batchOrders: (work) => paper.batch(work),
     clock,

@@ -144,10 +144,15 @@ export class PaperTrading {
         this.opened = new Set();
         // Order ids come in blocks (load): a new one is reserved before this one runs out.
         if (this.store.reserveIds && this.venue.idsLeft() < IDS_LOW) this.reserving ??= this.reserveIds().catch(() => undefined).finally(() => (this.reserving = undefined));
-        const balances = new Map<number, string>();
-        for (const change of changes.balances) {
-          if ((this.balancesLogged.get(change.accountId) ?? 0) < BALANCES_LOGGED_AT_MOST) balances.set(change.accountId, balancesText(change.balances));
-        }
+        // Made when a store logs them (the SQL one, with the batch's event rows): the text of every
+        // balance is work the memory store would throw away.
+        const balances = () => {
+          const texts = new Map<number, string>();
+          for (const change of changes.balances) {
+            if ((this.balancesLogged.get(change.accountId) ?? 0) < BALANCES_LOGGED_AT_MOST) texts.set(change.accountId, balancesText(change.balances));
+          }
+          return texts;
+        };
         const write = async (tx: Sql, logged?: ReadonlySet<number>) => {
           for (const { accountId } of changes.balances) this.balancesLogged.set(accountId, logged?.has(accountId) ? (this.balancesLogged.get(accountId) ?? 0) + 1 : 0);
           for (const accountId of await writeIn(tx, changes, opened, logged)) this.leave(accountId);

@@ -291,7 +291,7 @@ function loggedBalances(batch: EngineBatch, logged: readonly LogRow[]): { rows: 
   const rows: Array<string | undefined> = [];
   const accounts = new Set<number>();
   const latest = new Map<number, string>();
-  for (const write of batch.companion ?? []) for (const [accountId, text] of write.balances ?? []) latest.set(accountId, text);
+  for (const write of batch.companion ?? []) for (const [accountId, text] of write.balances?.() ?? []) latest.set(accountId, text);
   if (latest.size === 0) return { rows, accounts };
   const accountOf = new Map(batch.automations.map((change) => [change.id, change.accountId]));
   logged.forEach((row, index) => {

@@ -15,6 +15,7 @@ import type {
   StoredAutomation,
 } from '../../engine/engine-store.ts';
 import { applyLog, changesText, type PackedChanges } from '../../engine/state-changes.ts';
+import type { Sql } from '../database.ts';
 
 /** Keeps one kind's records of a batch (grid profits, deal snapshots). */
 export type RecordSink = (batch: KindRecords) => void;
@@ -59,8 +60,8 @@ export class MemoryEngineStore implements EngineStore {
   }
 
   async save(batch: EngineBatch): Promise<void> {
-    // A companion and a position write SQL in the batch's transaction; this store has neither.
-    if (batch.companion || batch.position) throw new Error('The in-memory engine store takes no companion or position writes');
+    // A position is written in the SQL store's transaction, for engines sharing a database.
+    if (batch.position) throw new Error('The in-memory engine store takes no position writes');
     for (const { kind } of batch.records) {
       if (!this.sinks[kind]) throw new Error(`No record sink for ${kind}`);
     }
@@ -87,6 +88,7 @@ export class MemoryEngineStore implements EngineStore {
       log.push({ message: flat(event.message), createdAt: event.at });
     }
     for (const { kind, automationId, records } of batch.records) this.sinks[kind]!([{ automationId, records }]);
+    for (const write of batch.companion ?? []) await write(NO_SQL);
   }
 
   async loadRunning(accountIds?: readonly number[]): Promise<{ automations: StoredAutomation[]; liveOrders: EngineOrder[] }> {
@@ -135,6 +137,12 @@ export class MemoryEngineStore implements EngineStore {
     return Array.from({ length: count }, () => ++this.lastId);
   }
 }
+
+/** A companion's write here goes to the memory paper store, which runs no SQL. */
+const NO_SQL: Sql = {
+  query: () => Promise.reject(new Error('The in-memory engine store runs no SQL')),
+  write: () => Promise.reject(new Error('The in-memory engine store runs no SQL')),
+};
 
 /** The journal columns an upsert may change; the rest stay as first written. Rows kept here are never handed out, only copies. */
 function updateChangeable(row: EngineOrder, order: EngineOrder): void {

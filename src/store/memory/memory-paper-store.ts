@@ -6,6 +6,7 @@
 import type { Balance, ExchangeOrder, Fill } from '../../exchanges/exchange.ts';
 import { orderSequence } from '../../exchanges/paper/paper-venue.ts';
 import type { PaperChanges, PaperFees, PaperStateStore, StoredPaperState } from '../../exchanges/paper-state.ts';
+import type { Sql } from '../database.ts';
 
 interface StoredOrder {
   accountId: number;
@@ -45,6 +46,16 @@ export class MemoryPaperStore implements PaperStateStore {
       known.order.updatedAt = order.updatedAt;
     }
     for (const { accountId, fill } of changes.fills) this.fillLog.push({ accountId, fill: { ...fill } });
+  }
+
+  /**
+   * The paper exchange's changes taken by the engine's batch, which the in-memory engine store
+   * keeps with it: kept as `save` keeps them, journaled orders and fills included (a backtest's
+   * report reads the fills here).
+   */
+  async writeIn(_tx: Sql, changes: PaperChanges): Promise<readonly number[]> {
+    await this.save(changes);
+    return [];
   }
 
   async saveFees(accountId: number, fees: PaperFees): Promise<void> {
