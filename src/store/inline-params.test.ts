@@ -54,6 +54,15 @@ describe(arrayText.name, () => {
     fc.assert(fc.property(fc.array(element, { maxLength: 12 }), (values) => assert.equal(arrayText(values), prepareValue(values))));
   });
 
+  it('writes the same time as the driver in every array, whichever Date object holds it', () => {
+    const times = fc.constantFrom(Date.UTC(2024, 0, 1), Date.UTC(2024, 6, 1, 12, 30, 0, 5), Date.UTC(-1, 0, 1), Date.UTC(12000, 0, 1));
+    fc.assert(
+      fc.property(fc.array(fc.array(times, { maxLength: 6 }), { maxLength: 4 }), (arrays) => {
+        for (const dates of arrays.map((array) => array.map((time) => new Date(time)))) assert.equal(arrayText(dates), prepareValue(dates));
+      }),
+    );
+  });
+
   it('leaves other values to the driver', () => {
     assert.equal(arrayText([[1]]), undefined);
     assert.equal(arrayText([{ a: 1 }]), undefined);
