@@ -13,11 +13,22 @@ export interface RestingOrder {
   sequence: number;
   side: OrderSide;
   price: Decimal;
+  /**
+   * The price as a number (`priceRank`), held by the order itself: a search of a book of thousands
+   * compares it, and reads the decimal (three objects further) only where two of them are equal.
+   */
+  rank: number;
   remaining: Decimal;
 }
 
 /** What ranks an order in its book, and names it. */
-export type Ranked = Pick<RestingOrder, 'id' | 'sequence' | 'side' | 'price'>;
+export type Ranked = Pick<RestingOrder, 'id' | 'sequence' | 'side' | 'price' | 'rank'>;
+
+/**
+ * A price as the nearest number. Rounding to the nearest keeps the order of prices (a lower price
+ * never gets a higher number), so different numbers rank two prices as their decimals would.
+ */
+export const priceRank = (price: Decimal): number => price.toNumber();
 
 export interface Match<T extends RestingOrder = RestingOrder> {
   order: T;
@@ -110,7 +121,7 @@ export class OrderBook<T extends RestingOrder = RestingOrder> {
 
 /** `a` is matched before `b`: a better price, or the same price and earlier. */
 function outranks(a: Ranked, b: Ranked): boolean {
-  const byPrice = a.price.cmp(b.price);
+  const byPrice = a.rank !== b.rank ? (a.rank > b.rank ? 1 : -1) : a.price.cmp(b.price);
   if (byPrice !== 0) return a.side === 'buy' ? byPrice > 0 : byPrice < 0;
   return a.sequence < b.sequence;
 }

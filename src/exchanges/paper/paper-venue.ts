@@ -9,7 +9,7 @@ import { type ExchangeOrder, ExchangeError, type Fill, type Market, type OrderSi
 import { DEFAULT_FEES, type FeeSchedule, fixedSlippage, type SlippageModel } from './fill-models.ts';
 import type { MarketTick } from '../../domain/market/market-tick.ts';
 import type { PaperChanges, PaperFees } from '../paper-state.ts';
-import { OrderBook, type RestingOrder } from './order-book.ts';
+import { OrderBook, priceRank, type RestingOrder } from './order-book.ts';
 import { PaperAccount } from './paper-account.ts';
 import type { Balance } from '../exchange.ts';
 
@@ -35,6 +35,7 @@ export interface RestoredAccount {
  */
 class RestingEntry implements RestingOrder {
   readonly sequence: number;
+  readonly rank: number;
   remaining: Decimal;
 
   constructor(
@@ -42,6 +43,7 @@ class RestingEntry implements RestingOrder {
     readonly order: ExchangeOrder,
   ) {
     this.sequence = orderSequence(order.id);
+    this.rank = priceRank(order.price!);
     // The order's own amount while nothing filled: one decimal fewer per resting order.
     this.remaining = order.filled.isZero() ? order.amount : order.amount.minus(order.filled);
   }
@@ -229,7 +231,7 @@ export class PaperVenue {
   /** Takes an open limit order off its book (a cancellation, an account dropped). */
   unrest(order: ExchangeOrder): void {
     if (order.price === null) return;
-    this.books.get(order.pair)?.remove({ id: order.id, sequence: orderSequence(order.id), side: order.side, price: order.price });
+    this.books.get(order.pair)?.remove({ id: order.id, sequence: orderSequence(order.id), side: order.side, price: order.price, rank: priceRank(order.price) });
   }
 
   /** Applies one market event and returns the order updates (fills) it caused, in order. */
