@@ -70,6 +70,8 @@ export interface FillInput {
   side: Side;
   price: Decimal;
   amount: Decimal;
+  /** amount × price, when the exchange worked it out (the paper exchange, one fill): not worked out again. */
+  quote?: Decimal | undefined;
   /** Fee of this fill, in `feeCurrency` (base for buys, quote for sells on spot exchanges). */
   fee: Decimal;
   feeCurrency: string;
@@ -77,6 +79,9 @@ export interface FillInput {
   orderFilled: boolean;
   at: Date;
 }
+
+/** A fill's amount × price, as the exchange worked it out when it did. */
+export const fillQuote = (fill: FillInput): Decimal => fill.quote ?? fill.amount.times(fill.price);
 
 /** The order ended without (further) fills: cancelled by request or by the exchange. */
 export interface OrderClosedInput {

@@ -72,6 +72,7 @@ export class OrderJournal {
         side: entry.side,
         price: exact ? fill.price : quote.div(newlyFilled),
         amount: newlyFilled,
+        quote: exact ? fill.quote : undefined,
         fee: since(order.fee, entry.fee),
         feeCurrency: order.feeCurrency,
         orderFilled: order.status === 'filled',

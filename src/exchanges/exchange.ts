@@ -61,6 +61,8 @@ export interface Fill {
   side: OrderSide;
   price: Decimal;
   amount: Decimal;
+  /** amount × price, as the paper exchange works it out for its books; other exchanges leave it out. */
+  quote?: Decimal;
   fee: Decimal;
   feeCurrency: string;
   maker: boolean;

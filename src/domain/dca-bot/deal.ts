@@ -4,7 +4,7 @@
  * the paper exchange charges them in the currency received), so its profit in either currency is
  * exactly what the account gained or lost through it.
  */
-import type { FillInput, Side } from '../automation.ts';
+import { type FillInput, fillQuote, type Side } from '../automation.ts';
 import { dec, type Decimal, ZERO } from '../../shared/decimal.ts';
 import type { DealSettings } from './dca-settings.ts';
 
@@ -194,7 +194,7 @@ export function findOrder(deal: Deal, key: string): DealOrder | undefined {
 
 /** Books a fill: the order's totals, the deal's entry or exit totals and the balance changes. */
 export function bookFill(deal: Deal, order: DealOrder, fill: FillInput): void {
-  const total = fill.amount.times(fill.price);
+  const total = fillQuote(fill);
   order.filled = dec(order.filled).plus(fill.amount).toFixed();
   order.filledTotal = dec(order.filledTotal).plus(total).toFixed();
   const feeBase = fill.feeCurrency === deal.base ? fill.fee : ZERO;

@@ -10,7 +10,7 @@
  * in base included, so each profit row is the pair's quote change plus the change of the carried
  * remainder's value.
  */
-import type { FillInput, OrderClosedInput, StepContext } from '../automation.ts';
+import { type FillInput, fillQuote, type OrderClosedInput, type StepContext } from '../automation.ts';
 import { compact, type Decimal, floorToStep, plus, ZERO } from '../../shared/decimal.ts';
 import { gridMessages } from './grid-events.ts';
 import { endGrowth, followPrice, showRange } from './grid-market.ts';
@@ -59,7 +59,7 @@ export function onFill(state: GridBotState, fill: FillInput, ctx: StepContext, o
   if (key?.kind === 'b' && state.balancing?.order === key.seq) return onBalancingFill(state, fill, ctx, out);
   if (key?.kind === 's' && state.stopOrder?.order === key.seq) return onStopFill(state, fill, out);
   const found = key?.kind === 'o' ? state.lines.find((candidate) => candidate.order === key.seq) : undefined;
-  const quote = fill.amount.times(fill.price);
+  const quote = fillQuote(fill);
   account(state, fill, quote, key?.kind !== 'b');
   const stopping = found !== undefined && awaitedByStop(state, found.order);
   if (!found || found.side !== fill.side || !(trading(state) || stopping)) {
@@ -161,7 +161,7 @@ function soldOnLine(state: GridBotState, line: WritableLine, done: PartialFill, 
 
 function onBalancingFill(state: GridBotState, fill: FillInput, ctx: StepContext, out: GridOutput): void {
   const balancing = state.balancing!;
-  const quote = fill.amount.times(fill.price);
+  const quote = fillQuote(fill);
   account(state, fill, quote, false);
   balancing.partial = addFill(balancing.partial, fill, quote, state);
   if (!fill.orderFilled) return;
@@ -175,7 +175,7 @@ function onBalancingFill(state: GridBotState, fill: FillInput, ctx: StepContext,
 
 function onStopFill(state: GridBotState, fill: FillInput, out: GridOutput): void {
   const stop = state.stopOrder!;
-  const quote = fill.amount.times(fill.price);
+  const quote = fillQuote(fill);
   account(state, fill, quote, true);
   stop.partial = addFill(stop.partial, fill, quote, state);
   if (!fill.orderFilled) return;

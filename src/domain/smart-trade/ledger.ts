@@ -8,7 +8,7 @@
  * fee. A long's `held` is the base it still owns; a short's is the base it still has to buy back.
  */
 import { type Decimal, ZERO } from '../../shared/decimal.ts';
-import type { FillInput } from '../automation.ts';
+import { type FillInput, fillQuote } from '../automation.ts';
 import type { SmartTradeState, TrackedOrder } from './smart-trade.types.ts';
 
 export interface Figures {
@@ -173,7 +173,7 @@ export const remainingOf = (order: TrackedOrder) => (isOpen(order) ? order.amoun
 /** Adds a fill to its order; the fee is booked by currency and valued in quote. */
 export function bookFill(state: SmartTradeState, order: TrackedOrder, fill: FillInput): void {
   order.filled = order.filled.plus(fill.amount);
-  order.filledQuote = order.filledQuote.plus(fill.amount.times(fill.price));
+  order.filledQuote = order.filledQuote.plus(fillQuote(fill));
   if (fill.feeCurrency === state.config.base) {
     order.feeBase = order.feeBase.plus(fill.fee);
     order.feeValue = order.feeValue.plus(fill.fee.times(fill.price));

@@ -8,7 +8,7 @@
  * would take liquidity.
  */
 import { type Decimal, ZERO } from '../../shared/decimal.ts';
-import type { Command, EngineInput, LogEvent, PriceWatch, StepContext, StepResult } from '../automation.ts';
+import { type Command, type EngineInput, fillQuote, type LogEvent, type PriceWatch, type StepContext, type StepResult } from '../automation.ts';
 import { TRADE_ENDED, assertTradeAllows } from './trade.transitions.ts';
 import type { Comparison, TradeAction, TradeConfig, TradeState } from './trade.types.ts';
 
@@ -67,7 +67,7 @@ export function stepTrade(state: TradeState, input: EngineInput | TradeAction, c
     case 'fill':
       if (!s.order || input.key !== s.order.key) break;
       s.order.filled = s.order.filled.plus(input.amount);
-      s.order.filledQuote = s.order.filledQuote.plus(input.amount.times(input.price));
+      s.order.filledQuote = s.order.filledQuote.plus(fillQuote(input));
       if (input.orderFilled || s.order.filled.gte(s.order.amount)) {
         s.order.status = 'filled';
         end(draft, 'finished', 'Order filled');

@@ -303,6 +303,7 @@ export class PaperAccount implements Exchange {
         side: order.side,
         price,
         amount,
+        quote: total,
         fee,
         feeCurrency: order.feeCurrency,
         maker: liquidity === 'maker',
