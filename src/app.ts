@@ -191,7 +191,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
               applied();
               // The follower waits for storage before it records its position (`stored`), and a
               // batch that failed to store fails that wait.
-              stored.catch(() => undefined);
+              stored?.catch(() => undefined);
               await engine.stepped();
               return { fills: updates.filter((update) => update.fill).length };
             },

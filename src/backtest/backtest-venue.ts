@@ -114,9 +114,9 @@ export async function openBacktestVenue(options: VenueOptions, start: Date): Pro
     now: clock,
     applyTick: (tick) => {
       now = tick.at;
-      const applied = paper.applyTicks([tick]);
-      if (paper.idle && engine.idle) return undefined;
-      return applied.then(() => engine.settled());
+      const { stored } = paper.applyTicksAtOnce([tick]);
+      if (!stored && engine.idle) return undefined;
+      return (stored ?? Promise.resolve()).then(() => engine.settled());
     },
     exchange: () => accounts.exchangeForId(account.id),
     close: () => engine.stop(),

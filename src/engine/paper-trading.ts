@@ -365,7 +365,12 @@ export class PaperTrading {
 
   /** Applies a batch of market events and stores what they changed; resolves with the fills. */
   applyTicks(ticks: MarketTick[]): Promise<OrderUpdate[]> {
-    if (this.host) return this.applyTicksThroughEngine(ticks);
+    if (this.host) {
+      // The engine stores what the ticks changed together with what it makes of the fills (the
+      // fills reach it as the venue makes them).
+      const { updates, stored } = this.applyTicksAtOnce(ticks);
+      return stored ? stored.then(() => updates) : Promise.resolve(updates);
+    }
     if (this.inFlight === 0) {
       // Nothing queued: the venue takes the ticks now, and storage is visited only for changes
       // (most ticks fill nothing).
@@ -390,25 +395,16 @@ export class PaperTrading {
   }
 
   /**
-   * The engine stores what the ticks changed together with what it makes of the fills (the
-   * fills reach it as the venue makes them).
-   */
-  private async applyTicksThroughEngine(ticks: MarketTick[]): Promise<OrderUpdate[]> {
-    const { updates, stored } = this.applyTicksAtOnce(ticks);
-    await stored;
-    return updates;
-  }
-
-  /**
    * With the engine storing the paper exchange's changes: applies market events now and answers
    * their updates at once, with `stored`, resolved once the engine's batch holding what they
-   * changed is stored. A caller that only needs the automations to have answered them waits for
+   * changed is stored (undefined when they changed nothing: most ticks, and a backtest makes no
+   * promise for them). A caller that only needs the automations to have answered them waits for
    * `Engine.stepped` instead, and the next events are applied while that batch is stored.
    */
-  applyTicksAtOnce(ticks: MarketTick[]): { updates: OrderUpdate[]; stored: Promise<void> } {
+  applyTicksAtOnce(ticks: MarketTick[]): { updates: OrderUpdate[]; stored: Promise<void> | undefined } {
     if (!this.host) throw new Error('Only the engine stores the paper exchange changes that ticks make at once');
     const updates = ticks.flatMap((tick) => this.venue.applyTick(tick));
-    return { updates, stored: this.venue.hasChanges() ? this.host.storeCompanion() : Promise.resolve() };
+    return { updates, stored: this.venue.hasChanges() ? this.host.storeCompanion() : undefined };
   }
 
   /** Runs several placements and cancellations, storing what they changed once at the end. */
