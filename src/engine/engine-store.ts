@@ -124,10 +124,10 @@ export interface EngineBatch {
 
 /**
  * A companion's changes as written in a batch's transaction. `balances`: per paper account whose
- * balances moved, their stored text (made when asked). The store logs each with the batch's event row of one of the
- * account's automations when the batch writes one, and tells the write which it logged
- * (`logged`): it writes the balances of the others itself. At one bot per account, the balances
- * were a row of their own in every batch that filled an order (migration 0088).
+ * balances moved, their stored text (made when asked). The store logs each with the batch's event
+ * row of one of the account's automations when the batch writes one, and tells the write which
+ * it logged (`logged`): it writes the balances of the others itself. At one bot per account, the
+ * balances were a row of their own in every batch that filled an order (migration 0088).
  */
 export interface CompanionWrite {
   (tx: Sql, logged?: ReadonlySet<number>): Promise<void>;
