@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 // @ts-expect-error: a plain script of the runner, without type declarations
 import { inGroups, slowestFirst } from '../../scripts/test-durations.mjs';
 
@@ -28,6 +29,22 @@ describe('the order test files start in', () => {
     assert.deepEqual(groups(['src/c.test.ts'], 8, known), [['src/c.test.ts']]);
     const instant = { 'src/x.test.ts': 0, 'src/y.test.ts': 0, 'src/z.test.ts': 0 };
     assert.deepEqual(groups(Object.keys(instant), 2, instant), [['src/x.test.ts', 'src/z.test.ts'], ['src/y.test.ts']]);
+  });
+
+  it('orders by the durations measured on the development machine where no run of its own measured them', () => {
+    const measured = JSON.parse(fs.readFileSync('scripts/test-durations.json', 'utf8')) as Record<string, number>;
+    const files = Object.keys(measured);
+    const expected = [...files].sort((a, b) => measured[b]! - measured[a]! || a.localeCompare(b));
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'tradeloop-fresh-'));
+    try {
+      const script = `const { slowestFirst } = await import(${JSON.stringify(pathToFileURL(path.resolve('scripts/test-durations.mjs')).href)});
+console.log(JSON.stringify(slowestFirst(${JSON.stringify(files)})));`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: fresh, encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), expected);
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
   });
 
   describe('a run', () => {
