@@ -5,6 +5,7 @@
  * that finished leave the state at the end of the step, after their last snapshot was recorded.
  */
 import type { EngineInput, FillInput, OrderClosedInput, PriceWatch, StepContext, StepResult } from '../automation.ts';
+import { cloneData } from '../../shared/clone-data.ts';
 import { dec, type Decimal } from '../../shared/decimal.ts';
 import { type DcaBotAction, type DcaBotState, SIGNAL_MARKS } from './dca-bot-state.ts';
 import { assertBotAllows, type BotInput } from './dca-bot.transitions.ts';
@@ -24,7 +25,7 @@ const EVERY_TICK = dec('1e30');
 const DEAL_KEY = /^d(\d+)[a-z]/;
 
 export function stepBot(state: DcaBotState, input: EngineInput | DcaBotAction, context: StepContext): StepResult<DcaBotState, DcaRecord> {
-  const bot = structuredClone(state);
+  const bot = cloneData(state);
   const out = new StepOutput(context.now);
   // Checked first: a signal that took effect is done, whatever the bot's state is now.
   if (input.type === 'signal' && bot.signals?.some((mark) => mark.id === input.id)) return { state: bot, commands: [], events: [], records: [] };

@@ -6,6 +6,7 @@
  */
 import type { Command, LogEvent, PlaceOrder } from '../automation.ts';
 import type { Deal } from './deal.ts';
+import { cloneData } from '../../shared/clone-data.ts';
 
 export interface DealRecord {
   type: 'deal';
@@ -92,7 +93,7 @@ export class StepOutput {
 
   /** Appends one snapshot per changed deal. */
   flushDeals(owner: { botName: string; accountId: number; userId: number }): void {
-    for (const deal of this.touched.values()) this.records.push({ type: 'deal', deal: structuredClone(deal), ...owner });
+    for (const deal of this.touched.values()) this.records.push({ type: 'deal', deal: cloneData(deal), ...owner });
     this.touched.clear();
   }
 }

@@ -1,0 +1,24 @@
+/**
+ * A deep copy of plain data (objects and arrays of text, numbers, booleans and null), equal to
+ * what `structuredClone` makes of it. A DCA bot's step copies its whole state first, and each
+ * deal it touched again for its record: with `structuredClone`, which serialises and parses, the
+ * step and its records were about a fifth of the DCA benchmark's CPU. Anything but plain data (a
+ * Date, a Map, an object of a class) is left to `structuredClone`.
+ */
+export function cloneData<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length; index += 1) copy[index] = cloneData(value[index]);
+    return copy as T;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = cloneData((value as Record<string, unknown>)[key]);
+    // Assigned, `__proto__` would set the copy's prototype instead of a key of its own.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: item, writable: true, enumerable: true, configurable: true });
+    else copy[key] = item;
+  }
+  return copy as T;
+}
