@@ -9,7 +9,7 @@ import type { Config } from './config/config.ts';
 import { ApiKeysService } from './services/api-keys.service.ts';
 import { UsersService } from './services/users.service.ts';
 import { paperTrading } from './app-paper.ts';
-import type { PaperTrading } from './engine/paper-trading.ts';
+import { engineHost, type PaperTrading } from './engine/paper-trading.ts';
 import { Engine } from './engine/engine.ts';
 import { QUARANTINED } from './engine/engine-store.ts';
 import { tradingLog } from './engine/trading-log.ts';
@@ -233,9 +233,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     // placed has one record, its journal row (docs/architecture.md); with leases, they are fenced
     // inside the batch's transaction. An API process runs no batches: it writes nothing of the
     // paper accounts engines hold, and opens new ones in transactions of its own.
-    const companion = runsEngine
-      ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (accountId, clientOrderId) => engine.journals(accountId, clientOrderId) })
-      : undefined;
+    const companion = runsEngine ? paper.storeThrough(engineHost(() => engine)) : undefined;
     const engine: Engine = new Engine({
       store: new SqlEngineRepository(db, leasing?.guard),
       ...(companion ? { companion } : {}),

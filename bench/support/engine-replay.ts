@@ -20,7 +20,7 @@ import type { MarketTick } from '../../src/domain/market/market-tick.ts';
 import type { AnyAutomationKind } from '../../src/engine/automation-kind.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import type { LoggedRecords, PaperCompanion, RecordWriter } from '../../src/engine/engine-store.ts';
-import { PaperTrading } from '../../src/engine/paper-trading.ts';
+import { engineHost, PaperTrading } from '../../src/engine/paper-trading.ts';
 import type { Balance, Exchange } from '../../src/exchanges/exchange.ts';
 import { PAPER_MARKETS } from '../../src/exchanges/paper/paper-markets.ts';
 import { PaperVenue } from '../../src/exchanges/paper/paper-venue.ts';
@@ -165,7 +165,7 @@ export async function openWorld(firstBatch: readonly MarketTick[], scenario?: Sc
       : exchange;
   const engineErrors: string[] = [];
   // As in a server with one process per database, the engine stores the paper exchange's changes.
-  const paperCompanion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (accountId, clientOrderId) => engine.journals(accountId, clientOrderId) });
+  const paperCompanion = paper.storeThrough(engineHost(() => engine));
   const companion: PaperCompanion = onPlaced
     ? {
         ...paperCompanion,

@@ -6,7 +6,7 @@
 import type { MarketTick } from '../../src/domain/market/market-tick.ts';
 import type { AnyAutomationKind } from '../../src/engine/automation-kind.ts';
 import { Engine } from '../../src/engine/engine.ts';
-import { PaperTrading } from '../../src/engine/paper-trading.ts';
+import { engineHost, PaperTrading } from '../../src/engine/paper-trading.ts';
 import type { Balance } from '../../src/exchanges/exchange.ts';
 import { PAPER_MARKETS } from '../../src/exchanges/paper/paper-markets.ts';
 import { PaperVenue } from '../../src/exchanges/paper/paper-venue.ts';
@@ -34,7 +34,7 @@ export async function replayInMemory(
   scenario?: MemoryScenario,
 ): Promise<TimedReplay & { setupHeapBytes: number; world: MemoryWorld }> {
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new MemoryPaperStore(), new ManualFeed());
-  const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (accountId, clientOrderId) => engine.journals(accountId, clientOrderId) });
+  const companion = paper.storeThrough(engineHost(() => engine));
   const engine: Engine = new Engine({
     store: new MemoryEngineStore(scenario?.sinks ?? {}),
     companion,

@@ -12,7 +12,7 @@ import { dcaBotKind } from '../engine/kinds/dca-bot.kind.ts';
 import { gridBotKind } from '../engine/kinds/grid-bot.kind.ts';
 import { smartTradeKind } from '../engine/kinds/smart-trade.kind.ts';
 import { AUTOMATION_KINDS } from '../engine/kinds/index.ts';
-import { PaperTrading } from '../engine/paper-trading.ts';
+import { engineHost, PaperTrading } from '../engine/paper-trading.ts';
 import type { ExchangeConnector } from '../exchanges/exchange-connector.ts';
 import type { Balance, Exchange } from '../exchanges/exchange.ts';
 import { fixedSlippage } from '../exchanges/paper/fill-models.ts';
@@ -89,7 +89,7 @@ export async function openBacktestVenue(options: VenueOptions, start: Date): Pro
   const secretBox = new SecretBox(randomBytes(32));
   const accounts = new AccountsService(new MemoryAccountsRepository(clock), markets, paper, NO_EXCHANGES, secretBox, options.balances);
   // Orders are placed in memory while the engine's batch is put together, as in the server.
-  const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (accountId, clientOrderId) => engine.journals(accountId, clientOrderId) });
+  const companion = paper.storeThrough(engineHost(() => engine));
   const engine: Engine = new Engine({
     store: engineStore,
     companion,
@@ -116,7 +116,7 @@ export async function openBacktestVenue(options: VenueOptions, start: Date): Pro
       now = tick.at;
       const { stored } = paper.applyTicksAtOnce([tick]);
       if (!stored && engine.idle) return undefined;
-      return (stored ?? Promise.resolve()).then(() => engine.settled());
+      return stored ? stored.then(() => engine.settled()) : engine.settled();
     },
     exchange: () => accounts.exchangeForId(account.id),
     close: () => engine.stop(),

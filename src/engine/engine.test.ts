@@ -14,7 +14,7 @@ import { openTestDatabase } from '../../test/support/database.ts';
 import type { AutomationKind } from './automation-kind.ts';
 import type { EngineBatch } from './engine-store.ts';
 import { Engine } from './engine.ts';
-import { PaperTrading } from './paper-trading.ts';
+import { engineHost, PaperTrading } from './paper-trading.ts';
 
 /** A small automation for the runtime's tests: buy at market below a price, then sell at a limit. */
 interface DipState {
@@ -90,7 +90,7 @@ async function startProcess(
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
   const records: Process['records'] = [];
   const companion = storeThroughEngine
-    ? paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (accountId, clientOrderId) => engine.journals(accountId, clientOrderId) })
+    ? paper.storeThrough(engineHost(() => engine))
     : undefined;
   const engine: Engine = new Engine({
     store,

@@ -59,6 +59,15 @@ export interface PaperChangesHost {
 }
 
 /**
+ * The engine as the host, read when asked: the engine takes the companion `storeThrough` makes
+ * when it is made, so it comes after.
+ */
+export const engineHost = (engine: () => Required<PaperChangesHost>): PaperChangesHost => ({
+  storeCompanion: () => engine().storeCompanion(),
+  journals: (accountId, clientOrderId) => engine().journals(accountId, clientOrderId),
+});
+
+/**
  * An account's balances are logged with the event rows of at most so many batches in a row, then
  * written to its balances row: reading them looks at the event rows logged after that row.
  */

@@ -28,7 +28,6 @@ export interface ConversionDeps {
 
 export const isConvertible = (deal: Deal) => deal.closedAt === null && isLong(deal) && deal.status === 'bought' && position(deal).gt(0);
 
-
 export async function convertDealToSmartTrade(deps: ConversionDeps, userId: number, dealId: number, stopBot: boolean): Promise<SmartTradeView> {
   const view = await deps.deals.get(userId, dealId);
   const { deal } = view;

@@ -84,7 +84,6 @@ export function ceilToStep(value: Decimal, step: Decimal): Decimal {
   return step.isZero() ? value : value.div(step).ceil().times(step);
 }
 
-
 /**
  * decimal.js copies its argument into a new Decimal before every comparison (`cmp`, and through
  * it `lt`, `gte`, `eq`, ...). Between two Decimals the copy changes nothing, and comparisons are

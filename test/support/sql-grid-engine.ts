@@ -9,7 +9,7 @@ import { newGridBot } from '../../src/domain/grid-bot/grid-bot-state.ts';
 import { parsePair } from '../../src/domain/market/pair.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { gridBotKind } from '../../src/engine/kinds/grid-bot.kind.ts';
-import { PaperTrading } from '../../src/engine/paper-trading.ts';
+import { engineHost, PaperTrading } from '../../src/engine/paper-trading.ts';
 import { PAPER_MARKETS } from '../../src/exchanges/paper/paper-markets.ts';
 import { PaperVenue } from '../../src/exchanges/paper/paper-venue.ts';
 import { ManualFeed } from '../../src/market-data/manual-feed.ts';
@@ -36,7 +36,7 @@ export class SqlGridScenario {
   /** A process as a server runs one: its engine stores the paper exchange's changes in its batches. */
   async start(store: SqlEngineRepository = new SqlEngineRepository(this.db)): Promise<SqlGridProcess> {
     const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(this.db), new ManualFeed());
-    const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion(), journals: (a, c) => engine.journals(a, c) });
+    const companion = paper.storeThrough(engineHost(() => engine));
     const engine: Engine = new Engine({
       store,
       companion,
