@@ -206,8 +206,11 @@ describe('deal actions', () => {
     );
     h.act({ type: 'deal', dealId: 1000, action: { type: 'cancel_order', key: manual[0]!.key } });
     assert.equal(working(h, 'manual_safety').length, 0);
+    const botSafetyOrders = h.state.config.deal.maxSafetyOrders;
     h.act({ type: 'deal', dealId: 1000, action: { type: 'update_max_safety_orders', maxSafetyOrders: 1 } });
     assert.deepEqual(working(h, 'safety').map((o) => o.price!.toFixed()), ['99']);
+    // The deal's settings changed, not the bot's, which its next deals start from.
+    assert.equal(h.state.config.deal.maxSafetyOrders, botSafetyOrders);
     h.act({ type: 'deal', dealId: 1000, action: { type: 'update_max_safety_orders', maxSafetyOrders: 3 } });
     assert.deepEqual(working(h, 'safety').map((o) => o.price!.toFixed()), ['99', '97.8']);
     // A manual safety order filling is no milestone; a planned one is.

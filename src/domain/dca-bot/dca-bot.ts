@@ -9,7 +9,7 @@ import { cloneData } from '../../shared/clone-data.ts';
 import { dec, type Decimal } from '../../shared/decimal.ts';
 import { type DcaBotAction, type DcaBotState, SIGNAL_MARKS } from './dca-bot-state.ts';
 import { assertBotAllows, type BotInput } from './dca-bot.transitions.ts';
-import { type Deal, isFinished, isLong, type Leftover, PROFIT_STATUSES } from './deal.ts';
+import { copyDeal, type Deal, isFinished, isLong, type Leftover, PROFIT_STATUSES } from './deal.ts';
 import { applyDealAction } from './deal-actions.ts';
 import { dealOnTick, dealOnTimer, dealWatch } from './deal-exits.ts';
 import { settleLateInput } from './deal-finish.ts';
@@ -25,7 +25,7 @@ const EVERY_TICK = dec('1e30');
 const DEAL_KEY = /^d(\d+)[a-z]/;
 
 export function stepBot(state: DcaBotState, input: EngineInput | DcaBotAction, context: StepContext): StepResult<DcaBotState, DcaRecord> {
-  const bot = cloneData(state);
+  const bot = copyBot(state);
   const out = new StepOutput(context.now);
   // Checked first: a signal that took effect is done, whatever the bot's state is now.
   if (input.type === 'signal' && bot.signals?.some((mark) => mark.id === input.id)) return { state: bot, commands: [], events: [], records: [] };
@@ -57,6 +57,15 @@ export function stepBot(state: DcaBotState, input: EngineInput | DcaBotAction, c
   settleFinished(bot, context, out);
   out.flushDeals({ botName: bot.config.name, accountId: bot.accountId, userId: bot.userId });
   return { state: bot, commands: out.commands, events: out.events, records: out.records };
+}
+
+/**
+ * The state a step changes: a copy, but for the bot's settings and its deals' settings, which a
+ * step replaces and never changes (the test harness freezes the states it steps to hold to that).
+ */
+function copyBot(state: DcaBotState): DcaBotState {
+  const copy = cloneData({ ...state, config: null, deals: null, settling: null });
+  return { ...copy, config: state.config, deals: state.deals.map(copyDeal), settling: state.settling.map(copyDeal) };
 }
 
 function inputName(input: EngineInput | DcaBotAction): BotInput {

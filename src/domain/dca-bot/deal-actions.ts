@@ -115,7 +115,7 @@ function addFunds(deal: Deal, amount: Decimal, price: Decimal | null, context: S
 
 function updateDeal(deal: Deal, changes: Partial<DealSettings>, note: string | undefined, context: StepContext, out: StepOutput): void {
   const touches = (fields: Array<keyof DealSettings>) => fields.some((field) => changes[field] !== undefined);
-  Object.assign(deal.settings, changes);
+  deal.settings = { ...deal.settings, ...changes };
   if (note !== undefined) deal.note = note;
   out.dealLog(deal, 'Deal settings updated');
   if (deal.status !== 'bought' && deal.status !== 'ttp_activated') return;

@@ -8,7 +8,6 @@
  */
 import type { StepContext } from '../automation.ts';
 import { parsePair } from '../market/pair.ts';
-import { cloneData } from '../../shared/clone-data.ts';
 import { dec } from '../../shared/decimal.ts';
 import { type DcaBotState, isMultiPair } from './dca-bot-state.ts';
 import { type Deal, newDeal, takeOverLeftover } from './deal.ts';
@@ -77,7 +76,7 @@ export function startDeal(state: DcaBotState, pair: string, context: StepContext
     pair: parsed.code,
     base: parsed.base,
     quote: parsed.quote,
-    settings: cloneData(state.config.deal),
+    settings: state.config.deal,
     at: out.nowMs,
   });
   if (!placeBaseOrder(deal, context, out)) return undefined;

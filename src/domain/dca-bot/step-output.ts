@@ -5,8 +5,7 @@
  * a deal closed) are records of their own, so readers (notifications) need not parse log text.
  */
 import type { Command, LogEvent, PlaceOrder } from '../automation.ts';
-import type { Deal } from './deal.ts';
-import { cloneData } from '../../shared/clone-data.ts';
+import { copyDeal, type Deal } from './deal.ts';
 
 export interface DealRecord {
   type: 'deal';
@@ -93,7 +92,7 @@ export class StepOutput {
 
   /** Appends one snapshot per changed deal. */
   flushDeals(owner: { botName: string; accountId: number; userId: number }): void {
-    for (const deal of this.touched.values()) this.records.push({ type: 'deal', deal: cloneData(deal), ...owner });
+    for (const deal of this.touched.values()) this.records.push({ type: 'deal', deal: copyDeal(deal), ...owner });
     this.touched.clear();
   }
 }

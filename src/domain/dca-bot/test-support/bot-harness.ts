@@ -79,7 +79,8 @@ export class BotHarness {
   }
 
   private apply(input: EngineInput | DcaBotAction): void {
-    const result = stepBot(this.state, input, this.context);
+    // A step never changes the state it is given: the next state shares parts of it (dca-bot.ts).
+    const result = stepBot(deepFreeze(this.state), input, this.context);
     this.state = result.state;
     this.records.push(...result.records);
     this.messages.push(...result.events.map((event) => event.message));
@@ -123,4 +124,12 @@ export class BotHarness {
       at: this.context.now,
     };
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
