@@ -24,13 +24,26 @@ export type Send =
   | { type: 'place'; entry: EngineOrder; request: OrderRequest }
   | { type: 'cancel'; entry: EngineOrder };
 
+/** A batch taken from the writer to be stored (`BatchWriter.seal`). */
+export interface SealedBatch {
+  batch: EngineBatch;
+  /** Its automations, for listeners once it is stored. */
+  changed: Array<{ id: number; kind: string; userId: number; accountId: number }>;
+  /** The orders journaled in it: never sent if their automation's part is refused. */
+  placed: EngineOrder[];
+  /** The journal's entries it stores (the batch holds copies). */
+  entries: EngineOrder[];
+  /** The automations it changed. */
+  live: Map<number, LiveAutomation>;
+}
+
 /** Ids are reserved from the store in blocks so that steps, which are synchronous, can take them. */
 const ID_BLOCK = 1024;
 const ID_LOW_WATER = 256;
 
 export class BatchWriter {
   private dirty = new Map<number, LiveAutomation>();
-  /** The automations of the batch last stored, for the quarantine of those storage refused. */
+  /** The automations of the batch being stored or last stored, for the quarantine of those storage refused. */
   private flushed = new Map<number, LiveAutomation>();
   private events: EngineBatch['events'] = [];
   private records = new Map<number, { kind: string; records: unknown[] }>();
@@ -147,28 +160,53 @@ export class BatchWriter {
   }
 
   /**
-   * Takes an automation's part out of the batch being collected, since storage refused its part
-   * of the one before: its state, events and records, and the orders it journaled here that are
-   * still live (returned; the journal forgets them). What ended at once stays to be stored.
+   * Takes an automation's part out of a sealed batch not yet stored, since storage refused its
+   * part of the one before: its state, events and records, and the orders it journaled there that
+   * are still live (returned; the journal forgets them). What ended at once stays to be stored.
+   * Its state's next change is stored whole: the sealed one was found against a state never stored.
    */
-  drop(id: number): EngineOrder[] {
-    this.dirty.delete(id);
-    this.records.delete(id);
-    this.events = this.events.filter((event) => event.automationId !== id);
-    const dropped = this.placed.filter((entry) => entry.automationId === id && !isFinal(entry));
-    for (const entry of dropped) {
-      this.orders.delete(entry);
-      this.journalOf.forget(entry);
-    }
-    this.placed = this.placed.filter((entry) => !dropped.includes(entry));
+  drop(id: number, sealed: SealedBatch): EngineOrder[] {
+    const { batch } = sealed;
+    batch.automations = batch.automations.filter((change) => change.id !== id);
+    batch.records = batch.records.filter((entry) => entry.automationId !== id);
+    batch.events = batch.events.filter((event) => event.automationId !== id);
+    const dropped = sealed.placed.filter((entry) => entry.automationId === id && !isFinal(entry));
+    for (const entry of dropped) this.journalOf.forget(entry);
+    batch.orders = batch.orders.filter((order) => !dropped.some((entry) => entry.id === order.id));
+    sealed.entries = sealed.entries.filter((entry) => !dropped.includes(entry));
+    sealed.placed = sealed.placed.filter((entry) => !dropped.includes(entry));
+    sealed.changed = sealed.changed.filter((change) => change.id !== id);
+    sealed.live.delete(id);
+    this.snapshots.forget(id);
     return dropped;
   }
 
   /**
-   * Stores the batch and answers the automations whose part storage refused, with the reason
-   * (their orders of this batch leave the journal unsent), and what the stored part changed.
+   * Puts a sealed batch that will not be stored (the one before it failed) back into the batch
+   * being collected, so that the next one stores what it changed; its states are stored whole then.
    */
-  async flush(at: Date, now: number): Promise<{ refused: Map<number, unknown>; committed: CommittedBatch; storedPosition: ((tx: Sql) => Promise<void>) | undefined }> {
+  unseal(sealed: SealedBatch): void {
+    const { batch } = sealed;
+    const waiting = batch.ticks ? (this.deferred?.unlog(batch.ticks) ?? []) : [];
+    for (const live of [...sealed.live.values(), ...waiting]) this.dirty.set(live.automation.id, live);
+    for (const change of batch.automations) this.snapshots.forget(change.id);
+    this.events = [...batch.events, ...this.events];
+    for (const { kind, automationId, records } of batch.records) {
+      const later = this.records.get(automationId);
+      this.records.set(automationId, { kind, records: [...records, ...(later?.records ?? [])] });
+    }
+    for (const entry of sealed.entries) this.orders.add(entry);
+    this.companion = [...(batch.companion ?? []), ...this.companion];
+    this.position ??= batch.position;
+    this.placed = [...sealed.placed, ...this.placed];
+  }
+
+  /**
+   * Takes the batch collected so far, its states encoded as they will be stored (`save` stores
+   * it). Sealed as soon as the batch is put together, so that finding its changes is done while
+   * the batch before is still being stored, not between the two.
+   */
+  seal(at: Date, now: number): SealedBatch {
     // Changes stored later are told to listeners now: the batch's logged ticks keep them.
     const changed = [...this.dirty.values()].map(({ automation, kind }) => ({
       id: automation.id,
@@ -177,6 +215,7 @@ export class BatchWriter {
       accountId: automation.accountId,
     }));
     const log = this.deferred?.take(this.dirty, at, now, () => this.nextId());
+    const entries = [...this.orders];
     const batch: EngineBatch = {
       automations: [...this.dirty.values()].map(({ automation, kind }) => {
         const running = kind.isRunning(automation.state);
@@ -192,25 +231,34 @@ export class BatchWriter {
       events: this.events,
       // Copies: the next batch's inputs are stepped while this one is stored and may change the
       // entries, and a retry or a refused part is written again later.
-      orders: [...this.orders].map((order) => ({ ...order })),
+      orders: entries.map((order) => ({ ...order })),
       records: [...this.records].map(([automationId, { kind, records }]) => ({ kind, automationId, records })),
       ...(this.companion.length > 0 ? { companion: this.companion } : {}),
       ...(this.position ? { position: this.position } : {}),
       ...(log?.ticks ? { ticks: log.ticks } : {}),
       ...(log?.ticksNeededFrom !== undefined ? { ticksNeededFrom: log.ticksNeededFrom } : {}),
     };
+    const sealed: SealedBatch = { batch, changed, placed: this.placed, entries, live: this.dirty };
     this.companion = [];
     this.position = undefined;
-    this.flushed = this.dirty;
     this.dirty = new Map();
     this.events = [];
     this.records = new Map();
     this.orders = new Set();
-    const placed = this.placed;
     this.placed = [];
     // Ended orders leave the journal with the batch that stores them ended: the next batch, stepped
     // while this one is stored, hears no more of them, as it would once this one was stored.
     for (const order of batch.orders) if (isFinal(order)) this.journalOf.forget(order);
+    return sealed;
+  }
+
+  /**
+   * Stores a sealed batch and answers the automations whose part storage refused, with the reason
+   * (their orders of this batch leave the journal unsent), and what the stored part changed.
+   */
+  async save(sealed: SealedBatch): Promise<{ refused: Map<number, unknown>; committed: CommittedBatch; storedPosition: ((tx: Sql) => Promise<void>) | undefined }> {
+    const { batch, changed, placed } = sealed;
+    this.flushed = sealed.live;
     let refused: Map<number, unknown>;
     try {
       refused = await this.batches.save(batch);

@@ -120,6 +120,23 @@ export class DeferredChanges {
     return { ...log, tickSeq: this.position };
   }
 
+  /**
+   * A logged batch that will not be stored (the batch before it failed): the changes of the
+   * automations it logged stop waiting, since a replay would not find those ticks, and are
+   * returned to be stored with the next batch, whole, as if stepped on more than ticks.
+   */
+  unlog(logged: LoggedTickBatch): LiveAutomation[] {
+    const lives: LiveAutomation[] = [];
+    for (const id of logged.ids) {
+      const entry = this.waiting.get(id);
+      if (!entry) continue;
+      lives.push(entry.live);
+      this.waiting.delete(id);
+      this.noteStep(id, false);
+    }
+    return lives;
+  }
+
   /** An automation removed or stored on its own: nothing of it waits any more. */
   forget(id: number): void {
     this.waiting.delete(id);

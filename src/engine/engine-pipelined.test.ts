@@ -54,7 +54,17 @@ class HeldStore extends SqlEngineRepository {
   private entered: () => void = () => {};
   readonly entering = new Promise<void>((resolve) => (this.entered = resolve));
 
+  /**
+   * The held batch then fails, and of its parts, stored one by one, the paper exchange's changes
+   * fail again: the engine hears that the batch failed.
+   */
+  failCompanion = false;
+
   override async save(batch: EngineBatch): Promise<void> {
+    if (this.failCompanion && batch.companion && batch.automations.length === 0) {
+      this.failCompanion = false;
+      throw new Error('the paper exchange changes could not be stored');
+    }
     if (batch.orders.length > 0) this.saved.push(batch.orders.map((order) => `${order.clientOrderId} ${order.status}`));
     if (this.holding && batch.orders.length > 0) {
       this.holding = false;
@@ -62,6 +72,7 @@ class HeldStore extends SqlEngineRepository {
       this.entered();
       await this.held;
       if (this.unreachable) throw new StorageUnavailableError('connection refused');
+      if (this.failCompanion) throw new Error('the batch failed: its parts are stored one by one');
     }
     return super.save(batch);
   }
@@ -144,6 +155,38 @@ describe('Engine, inputs that come while a batch is stored', () => {
     assert.deepEqual((await p.engine.orders(late.id)).map((order) => [order.key, order.status]), [['b1', 'open']]);
     assert.deepEqual(await p.storedUsdt(), ['9803', '197']);
     await p.stop();
+  });
+
+  it('have their changes found while it is stored, not once it is', async () => {
+    const store = new HeldStore(db);
+    // The ladders of the tests before run here too: this one's states are told apart by their `from`.
+    const encoded: string[] = [];
+    const counted = { ...ladderKind, toJson: (state: LadderState) => (encoded.push(`${state.from} ${state.placed}`), state) };
+    const p = await startPaperEngine(db, userId, store, { kinds: [counted], at, storeThrough: true });
+    const ladder = await p.engine.create(counted, { userId, accountId: p.accountId, state: { from: '50001', placed: 0, poisoned: false, status: 'running' } }, { type: 'start' });
+    const { ticks } = await secondWhileHeld(p, store, ['60000', '61000'], `tlz${ladder.id}xb2`);
+    assert.ok(encoded.includes('50001 2'), `the second tick's state was not encoded while the first batch was held: ${encoded.join(', ')}`);
+    store.release();
+    await ticks;
+    assert.deepEqual((await p.engine.orders(ladder.id)).map((order) => [order.key, order.status]), [['b1', 'open'], ['b2', 'open']]);
+    await p.stop();
+  });
+
+  it('are stored with the next batch when the batch before fails', async () => {
+    const own = await openTestDatabase();
+    const [user] = await own.query<{ id: number }>("INSERT INTO users (name) VALUES ('r') RETURNING id");
+    const store = new HeldStore(own);
+    const p = await startProcess(store, { db: own, userId: user!.id });
+    const ladder = await p.create('50000');
+    const { ticks } = await secondWhileHeld(p, store, ['60000', '61000'], `tlz${ladder.id}xb2`);
+    store.failCompanion = true;
+    store.release();
+    await ticks;
+    await p.tick('62000');
+    const stored = (await p.engine.orders(ladder.id)).map((order) => [order.key, order.status]);
+    assert.deepEqual(stored, [['b1', 'open'], ['b2', 'open'], ['b3', 'open']]);
+    await p.stop();
+    await own.close();
   });
 
   it('do not change the rows of the batch before, which is stored again as it was taken', async () => {

@@ -28,7 +28,7 @@ import type { AnyAutomationKind, Automation, AutomationKind, EngineOrder, LiveAu
 import { StorageUnavailableError } from '../shared/errors.ts';
 import { AccountOwnedElsewhereError, LeaseLostError } from './lease-store.ts';
 import { BatchStore, STORE_RETRY_DELAYS_MS, StorageLostError } from './batch-store.ts';
-import { BatchWriter, type PendingCommand, type Send } from './batch-writer.ts';
+import { BatchWriter, type PendingCommand, type SealedBatch, type Send } from './batch-writer.ts';
 import { type AutomationFilter, type BatchPosition, type CommittedBatch, type EngineStore, type PaperCompanion, QUARANTINED, type QuarantineRecord, type LoggedRecords, type RecordWriter, type StoredAutomation } from './engine-store.ts';
 import { MarketSources } from './market-sources.ts';
 import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
@@ -101,6 +101,8 @@ interface PreparedBatch {
   sendsLater: boolean;
   /** Settles once it is stored, or will never be (`stored`). */
   stored: { promise: Promise<void>; resolve(): void; reject(error: unknown): void };
+  /** What it stores, taken from the writer when it was put together. */
+  sealed: SealedBatch;
 }
 
 /** What a batch did in memory at once (`actAtOnce`), and what it sends once stored. */
@@ -616,9 +618,10 @@ export class Engine {
     return { prepared: stores ? await this.prepare(batch, at, true) : undefined, ticked, at };
   }
 
-  /** A failure of the batch before: the prepared one is never stored either. */
+  /** A failure of the batch before: the prepared one is not stored; the next batch takes what it changed. */
   private abandon(prepared: PreparedBatch): (error: unknown) => never {
     return (error) => {
+      this.writer.unseal(prepared.sealed);
       prepared.stored.reject(error);
       if (prepared.sendsLater) this.unsentBatches -= 1;
       throw error;
@@ -656,7 +659,7 @@ export class Engine {
     if (refused.size === 0) return;
     const { done } = prepared;
     for (const id of refused.keys()) {
-      for (const entry of this.writer.drop(id)) {
+      for (const entry of this.writer.drop(id, prepared.sealed)) {
         if (!done.resting.includes(entry)) continue;
         this.ports.companion!.takeBack(entry.accountId, entry.pair, entry.clientOrderId);
         this.batchWanted = true;
@@ -790,7 +793,7 @@ export class Engine {
     if (sendsLater) this.unsentBatches += 1;
     const stored = settling();
     this.lastPrepared = stored.promise;
-    return { at, done, stopped, sendsLater, stored };
+    return { at, done, stopped, sendsLater, stored, sealed: this.writer.seal(at, this.ports.clock().getTime()) };
   }
 
   /** Stores a prepared batch, then sends its orders; answers the automations whose part storage refused. */
@@ -807,10 +810,10 @@ export class Engine {
     }
   }
 
-  private async storeAndSend({ at, done, stopped }: PreparedBatch): Promise<ReadonlyMap<number, unknown>> {
+  private async storeAndSend({ at, done, stopped, sealed }: PreparedBatch): Promise<ReadonlyMap<number, unknown>> {
     let refused, committed, storedPosition;
     try {
-      ({ refused, committed, storedPosition } = await this.writer.flush(at, this.ports.clock().getTime()));
+      ({ refused, committed, storedPosition } = await this.writer.save(sealed));
     } catch (error) {
       if (error instanceof StorageLostError) this.loseStorage(error);
       throw error;
