@@ -187,8 +187,8 @@ export class BatchWriter {
    */
   unseal(sealed: SealedBatch): void {
     const { batch } = sealed;
-    const waiting = batch.ticks ? (this.deferred?.unlog(batch.ticks) ?? []) : [];
-    for (const live of [...sealed.live.values(), ...waiting]) this.dirty.set(live.automation.id, live);
+    for (const live of sealed.live.values()) this.dirty.set(live.automation.id, live);
+    this.takeBackLogged(batch);
     for (const change of batch.automations) this.snapshots.forget(change.id);
     this.events = [...batch.events, ...this.events];
     for (const { kind, automationId, records } of batch.records) {
@@ -199,6 +199,12 @@ export class BatchWriter {
     this.companion = [...(batch.companion ?? []), ...this.companion];
     this.position ??= batch.position;
     this.placed = [...sealed.placed, ...this.placed];
+  }
+
+  /** The quiet changes a batch logged its ticks for, when it may not be stored: the next batch stores them. */
+  private takeBackLogged(batch: EngineBatch): void {
+    if (!batch.ticks || !this.deferred) return;
+    for (const live of this.deferred.unlog(batch.ticks)) this.dirty.set(live.automation.id, live);
   }
 
   /**
@@ -263,8 +269,10 @@ export class BatchWriter {
     try {
       refused = await this.batches.save(batch);
     } catch (error) {
-      // Whether any of it was stored is unknown: the next changes must not build on it.
+      // Whether any of it was stored is unknown: the next changes must not build on it, nor wait
+      // on ticks whose log may be lost.
       for (const change of batch.automations) this.snapshots.forget(change.id);
+      this.takeBackLogged(batch);
       throw error;
     }
     for (const change of batch.automations) {

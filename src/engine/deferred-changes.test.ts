@@ -14,6 +14,7 @@ describe('changes of quiet tick steps', () => {
     let seq = 0;
     const nextId = () => (seq += 1);
     const quietBatch = () => {
+      deferred.beginBatch();
       deferred.noteTick('paper', ticker);
       deferred.noteStep(7, true);
       const dirty = new Map([[7, live]]);

@@ -30,6 +30,8 @@ export class DeferredChanges {
   private readonly loud = new Set<number>();
   /** Unstored changes, oldest first: since when, and the first logged batch they need. */
   private readonly waiting = new Map<number, { live: LiveAutomation; since: number; seq: number }>();
+  /** Automations whose logged ticks may be lost: their next change is stored, not left waiting. */
+  private readonly unlogged = new Set<number>();
   private batches = 0;
   private prunedBelow = 0;
   private storeAll = false;
@@ -88,7 +90,8 @@ export class DeferredChanges {
     nextId: () => number,
   ): { ticks?: LoggedTickBatch; ticksNeededFrom?: number; tickSeq: number } {
     const log: { ticks?: LoggedTickBatch; ticksNeededFrom?: number } = {};
-    const quiet = [...this.quiet].filter((id) => dirty.has(id));
+    const quiet = [...this.quiet].filter((id) => dirty.has(id) && !this.unlogged.has(id));
+    this.unlogged.clear();
     if (quiet.length > 0 && !this.storeAll) {
       this.position = nextId();
       log.ticks = { seq: this.position, at, ticks: this.ticks.map(logged), ids: quiet };
@@ -132,7 +135,7 @@ export class DeferredChanges {
       if (!entry) continue;
       lives.push(entry.live);
       this.waiting.delete(id);
-      this.noteStep(id, false);
+      this.unlogged.add(id);
     }
     return lives;
   }

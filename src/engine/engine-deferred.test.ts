@@ -11,6 +11,7 @@ import { SqlPaperRepository } from '../store/paper.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
 import { until } from '../../test/support/until.ts';
 import type { AutomationKind } from './automation-kind.ts';
+import type { EngineBatch } from './engine-store.ts';
 import { Engine } from './engine.ts';
 import { PaperTrading } from './paper-trading.ts';
 
@@ -49,17 +50,30 @@ interface Process {
   clock: { now: number };
 }
 
-async function startProcess(db: Database): Promise<Process> {
+/** The real store, failing once the next batch that logs ticks: whole, then its part without automations. */
+class LogFailingStore extends SqlEngineRepository {
+  failures = 0;
+
+  override async save(batch: EngineBatch): Promise<void> {
+    if (this.failures > 0 && batch.ticks) {
+      this.failures -= 1;
+      throw new Error('the tick log could not be stored');
+    }
+    return super.save(batch);
+  }
+}
+
+async function startProcess(db: Database, store = new SqlEngineRepository(db), errors?: string[]): Promise<Process> {
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
   const clock = { now: Date.UTC(2024, 0, 1) };
   const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
   const engine: Engine = new Engine({
-    store: new SqlEngineRepository(db),
+    store,
     companion,
     exchangeFor: (accountId) => paper.exchange(accountId),
     batchOrders: (work) => paper.batch(work),
     clock: () => new Date(clock.now),
-    logger: { warn: () => {}, error: (object) => assert.fail(JSON.stringify(object)) },
+    logger: { warn: () => {}, error: (object, message) => (errors ? void errors.push(message) : assert.fail(JSON.stringify(object))) },
     kinds: [trailKind],
     deferredChangesMs: 60_000,
   });
@@ -125,6 +139,21 @@ describe('changes of quiet tick steps, stored later', () => {
     assert.deepEqual((await second.engine.orders(id)).map((order) => [order.side, order.status]), [['sell', 'filled']]);
     await second.paper.stop();
     await second.engine.stop();
+  });
+
+  it('stores with the next batch, whole, a quiet change whose logged ticks failed to be stored', async () => {
+    const store = new LogFailingStore(db);
+    const errors: string[] = [];
+    const process = await startProcess(db, store, errors);
+    const id = await trailing(process);
+    store.failures = 2;
+    await move(process, '104').catch(() => undefined);
+    assert.equal(store.failures, 0);
+    assert.equal((await stored(id)).v.high, '100');
+    await move(process, '105');
+    assert.equal((await stored(id)).v.high, '105', 'stored, not left waiting on a log that was lost');
+    await process.paper.stop();
+    await process.engine.stop();
   });
 
   it('stores a change once it waited long enough, when a step does anything else, and at a stop', async () => {
