@@ -98,7 +98,8 @@ export class OrderBook<T extends RestingOrder = RestingOrder> {
       if (available !== undefined && available.lte(ZERO)) break;
       const amount = available === undefined ? order.remaining : smaller(order.remaining, available);
       matches.push({ order, amount });
-      order.remaining = order.remaining.minus(amount);
+      // Filled whole (a quote's match takes all of it): nothing left, with no subtraction.
+      order.remaining = amount === order.remaining ? ZERO : order.remaining.minus(amount);
       if (available !== undefined) available = available.minus(amount);
       if (order.remaining.isZero()) side.pop();
       else break;
