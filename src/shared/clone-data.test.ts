@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { cloneData } from './clone-data.ts';
+import { cloneData, cloneDataSharing } from './clone-data.ts';
 
 /** Every object and array of `copy` is new: none is shared with `original`. */
 function sharesNothing(original: unknown, copy: unknown): boolean {
@@ -27,6 +27,26 @@ describe(cloneData.name, () => {
         const copy = cloneData(value);
         assert.deepStrictEqual(copy, structuredClone(value));
         assert.ok(sharesNothing(value, copy));
+      }),
+    );
+  });
+
+  it('keeps the values of the keys it is told to share, and copies the rest as cloneData does', () => {
+    const entry = fc.oneof(fc.constant(null), fc.string(), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }));
+    const keys = fc.oneof(fc.string(), fc.constant('__proto__'));
+    fc.assert(
+      fc.property(fc.dictionary(keys, entry, { maxKeys: 6 }), fc.array(keys, { maxLength: 3 }), (value, sharedKeys) => {
+        const shared = new Set(sharedKeys);
+        const copy = cloneDataSharing(value, shared);
+        assert.deepStrictEqual(Object.keys(copy), Object.keys(value));
+        for (const key of Object.keys(value)) {
+          const [original, copied] = [value[key], copy[key]];
+          if (shared.has(key)) assert.equal(copied, original);
+          else {
+            assert.deepStrictEqual(copied, cloneData(original));
+            assert.ok(sharesNothing(original, copied));
+          }
+        }
       }),
     );
   });

@@ -5,7 +5,7 @@
  * that finished leave the state at the end of the step, after their last snapshot was recorded.
  */
 import type { EngineInput, FillInput, OrderClosedInput, PriceWatch, StepContext, StepResult } from '../automation.ts';
-import { cloneData } from '../../shared/clone-data.ts';
+import { cloneDataSharing } from '../../shared/clone-data.ts';
 import { dec, type Decimal } from '../../shared/decimal.ts';
 import { type DcaBotAction, type DcaBotState, SIGNAL_MARKS } from './dca-bot-state.ts';
 import { assertBotAllows, type BotInput } from './dca-bot.transitions.ts';
@@ -64,9 +64,14 @@ export function stepBot(state: DcaBotState, input: EngineInput | DcaBotAction, c
  * step replaces and never changes (the test harness freezes the states it steps to hold to that).
  */
 function copyBot(state: DcaBotState): DcaBotState {
-  const copy = cloneData({ ...state, config: null, deals: null, settling: null });
-  return { ...copy, config: state.config, deals: state.deals.map(copyDeal), settling: state.settling.map(copyDeal) };
+  const copy = cloneDataSharing(state, COPIED_APART);
+  copy.deals = state.deals.map(copyDeal);
+  copy.settling = state.settling.map(copyDeal);
+  return copy;
 }
+
+/** Kept by a bot's copy as they are: its settings, and its deals, which are copied apart. */
+const COPIED_APART: ReadonlySet<keyof DcaBotState> = new Set(['config', 'deals', 'settling']);
 
 function inputName(input: EngineInput | DcaBotAction): BotInput {
   if (input.type === 'signal') return inputName(input.action);

@@ -6,7 +6,7 @@
  */
 import { type FillInput, fillQuote, type Side } from '../automation.ts';
 import { dec, type Decimal, ZERO } from '../../shared/decimal.ts';
-import { cloneData } from '../../shared/clone-data.ts';
+import { cloneDataSharing } from '../../shared/clone-data.ts';
 import type { DealSettings } from './dca-settings.ts';
 
 export const DEAL_STATUSES = [
@@ -127,10 +127,9 @@ export interface Leftover {
  * A copy of a deal for a step to change. Its settings are shared, not copied: a step replaces a
  * deal's settings and never changes them (copying them was most of each copy of a deal).
  */
-export function copyDeal(deal: Deal): Deal {
-  const copy = cloneData({ ...deal, settings: null });
-  return { ...copy, settings: deal.settings };
-}
+export const copyDeal = (deal: Deal): Deal => cloneDataSharing(deal, SHARED_BY_COPIES);
+
+const SHARED_BY_COPIES: ReadonlySet<keyof Deal> = new Set(['settings']);
 
 export function newDeal(init: { id: number; no: number; pair: string; base: string; quote: string; settings: DealSettings; at: number }): Deal {
   return {
