@@ -195,7 +195,7 @@ export class BatchWriter {
       const later = this.records.get(automationId);
       this.records.set(automationId, { kind, records: [...records, ...(later?.records ?? [])] });
     }
-    for (const entry of sealed.entries) this.orders.add(entry);
+    this.orders = new Set([...sealed.entries, ...this.orders]);
     this.companion = [...(batch.companion ?? []), ...this.companion];
     this.position ??= batch.position;
     this.placed = [...sealed.placed, ...this.placed];

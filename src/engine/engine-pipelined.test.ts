@@ -92,23 +92,32 @@ async function turnsUntil(done: () => Promise<boolean>): Promise<boolean> {
 const never = async () => false;
 
 /**
- * Ticks at `first`, then at `second` while the first tick's batch is held in storage; returns once
- * `placed` rests on the exchange (the second tick stepped meanwhile), with both ticks' handling
- * (wrapped: returned bare, the caller would wait for it).
+ * Ticks at `first`, then at each later price while the first tick's batch is held in storage,
+ * each once the order placed by the one before rests on the exchange (so each is a batch of its
+ * own); returns then, with the ticks' handling (wrapped: returned bare, the caller would wait for it).
  */
-async function secondWhileHeld(
+async function laterWhileHeld(
   p: { tick(price: string): Promise<void>; openOrders(): Promise<string[]> },
+  store: HeldStore,
+  first: string,
+  later: Array<[price: string, placed: string]>,
+): Promise<{ ticks: Promise<unknown> }> {
+  store.holding = true;
+  const ticks = [p.tick(first)];
+  await store.entering;
+  for (const [price, placed] of later) {
+    ticks.push(p.tick(price));
+    assert.ok(await turnsUntil(async () => (await p.openOrders()).includes(placed)), `${placed} was not placed while the first batch was stored`);
+  }
+  return { ticks: Promise.all(ticks) };
+}
+
+const secondWhileHeld = (
+  p: Parameters<typeof laterWhileHeld>[0],
   store: HeldStore,
   [first, second]: [string, string],
   placed: string,
-): Promise<{ ticks: Promise<unknown> }> {
-  store.holding = true;
-  const firstTick = p.tick(first);
-  await store.entering;
-  const secondTick = p.tick(second);
-  assert.ok(await turnsUntil(async () => (await p.openOrders()).includes(placed)), `${placed} was not placed while the first batch was stored`);
-  return { ticks: Promise.all([firstTick, secondTick]) };
-}
+) => laterWhileHeld(p, store, first, [[second, placed]]);
 
 describe('Engine, inputs that come while a batch is stored', () => {
   let db: Database;
@@ -230,5 +239,59 @@ describe('Engine, inputs that come while a batch is stored', () => {
     assert.deepEqual(await p.storedUsdt(), ['9821', '179']);
     assert.deepEqual(p.errors, ['automation quarantined']);
     await p.stop();
+  });
+
+  it('are stepped as batches of their own, several while it is stored, and stored in order after it', async () => {
+    const store = new HeldStore(db);
+    const p = await startProcess(store);
+    const ladder = await p.create('50002');
+    const order = (n: number) => `tlz${ladder.id}xb${n}`;
+    const { ticks } = await laterWhileHeld(p, store, '60000', [['61000', order(2)], ['62000', order(3)], ['63000', order(4)]]);
+    store.release();
+    await ticks;
+    const own = store.saved.map((batch) => batch.filter((row) => row.startsWith(`tlz${ladder.id}x`))).filter((batch) => batch.length > 0);
+    assert.deepEqual(own, [[`${order(1)} open`], [`${order(2)} open`], [`${order(3)} open`], [`${order(4)} open`]]);
+    await p.stop();
+  });
+
+  it('queued behind a batch that fails are stored with the next batch, in order', async () => {
+    const own = await openTestDatabase();
+    const [user] = await own.query<{ id: number }>("INSERT INTO users (name) VALUES ('s') RETURNING id");
+    const store = new HeldStore(own);
+    const p = await startProcess(store, { db: own, userId: user!.id });
+    const ladder = await p.create('50000');
+    const order = (n: number) => `tlz${ladder.id}xb${n}`;
+    const { ticks } = await laterWhileHeld(p, store, '60000', [['61000', order(2)], ['62000', order(3)]]);
+    store.failCompanion = true;
+    store.release();
+    await ticks;
+    await p.tick('63000');
+    assert.deepEqual(store.saved.at(-1), [`${order(2)} open`, `${order(3)} open`, `${order(4)} open`]);
+    const stored = (await p.engine.orders(ladder.id)).map((entry) => [entry.key, entry.status]);
+    assert.deepEqual(stored, [['b1', 'open'], ['b2', 'open'], ['b3', 'open'], ['b4', 'open']]);
+    const storedState = (await store.get(ladderKind.name, ladder.id))!.state as { v: LadderState };
+    assert.equal(storedState.v.placed, 4);
+    await p.stop();
+    await own.close();
+  });
+
+  it('leave out the part of an automation refused before them from every batch queued', async () => {
+    const own = await openTestDatabase();
+    const [user] = await own.query<{ id: number }>("INSERT INTO users (name) VALUES ('t') RETURNING id");
+    const store = new HeldStore(own);
+    const p = await startProcess(store, { db: own, userId: user!.id });
+    const healthy = await p.create('50000');
+    const poisoned = await p.create('50000', true);
+    const { ticks } = await laterWhileHeld(p, store, '60000', [['61000', `tlz${poisoned.id}xb2`], ['62000', `tlz${poisoned.id}xb3`]]);
+    store.release();
+    await ticks;
+    const stopped = (await p.engine.get(ladderKind, poisoned.id))!;
+    assert.deepEqual([stopped.state.status, stopped.state.placed], ['quarantined', 0]);
+    assert.deepEqual(await p.engine.orders(poisoned.id), []);
+    await p.tick('63000');
+    assert.deepEqual(await p.openOrders(), [1, 2, 3, 4].map((n) => `tlz${healthy.id}xb${n}`));
+    assert.deepEqual(p.errors, ['automation quarantined']);
+    await p.stop();
+    await own.close();
   });
 });

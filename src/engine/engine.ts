@@ -5,8 +5,8 @@
  *
  * Invariants:
  * - All engine work runs one batch at a time, in arrival order. Storage sees the batches one at a
- *   time, in that order too; while one is being stored, the next is stepped and its paper orders
- *   placed in memory (`drain`), never more than that one.
+ *   time, in that order too; while one is being stored, the next ones are stepped and their paper
+ *   orders placed in memory (`drain`), at most `MAX_QUEUED_BATCHES` waiting.
  * - One clock dates everything a batch does (steps, journal rows, events, records): the engine's
  *   clock, never before the times the batch's inputs carry nor before the previous batch's, so
  *   no entity shows a time before its own creation.
@@ -18,8 +18,8 @@
  *   automation missed are delivered, orders never sent are sent, cancellations are repeated.
  * - An automation whose part of a batch storage refuses is quarantined: stopped at its last stored
  *   state with the reason in its entity and its log; the rest of the batch is stored and sent.
- * - While storage is unreachable the engine takes no batch beyond the one after the batch it
- *   retries (inputs queue, up to a bound); if storage does not come back, `onStorageLost` ends
+ * - While storage is unreachable the engine takes no batch beyond the queued ones behind the batch
+ *   it retries (inputs queue, up to a bound); if storage does not come back, `onStorageLost` ends
  *   the process (memory is never ahead of the database for long: a restart reloads from it).
  */
 import type { Command, EngineInput, StepContext } from '../domain/automation.ts';
@@ -135,6 +135,11 @@ const TIMER_CHECK_MS = 1000;
 const DEFERRED_CHANGES_MS = 30_000;
 /** At most this many waiting changes are stored with one batch, so they spread over batches. */
 const DEFERRED_PER_BATCH = 200;
+/**
+ * Batches prepared and waiting to be stored at most. Inputs that come beyond it wait and join one
+ * larger batch: fewer transactions when storage is the slower part.
+ */
+const MAX_QUEUED_BATCHES = 4;
 /** Inputs kept while a batch waits for storage; beyond it the engine gives up rather than grow. */
 const MAX_WAITING_INPUTS = 100_000;
 
@@ -152,8 +157,16 @@ export class Engine {
   private inbox: InboxItem[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private drainScheduled = false;
-  /** Set while a drain waits for the batch being stored: an input that comes wakes it. */
-  private inputCame: (() => void) | undefined;
+  /** Set while a drain waits: an input that comes, or a queued batch stored, wakes it. */
+  private wake: (() => void) | undefined;
+  /** Batches prepared and not yet stored, oldest first; the first is being stored. */
+  private readonly queued: PreparedBatch[] = [];
+  /** Stores the queued batches while there are any (`storeQueued`). */
+  private storer: Promise<void> | undefined;
+  /** A queued batch failed as a whole; the drain puts back those after it. */
+  private storeFailure: { error: unknown } | undefined;
+  /** What storage refused while the batch being put together was: its part of that batch goes too. */
+  private refusedLately: Array<ReadonlyMap<number, unknown>> = [];
   private steppedWaiters: Array<() => void> = [];
   /** The drain has stepped everything received and waits for the batch being stored. */
   private onlyStoring = false;
@@ -511,7 +524,7 @@ export class Engine {
       this.loseStorage(new StorageLostError('Too many inputs queued while storage was unreachable'));
       return;
     }
-    this.inputCame?.();
+    this.wake?.();
     if (this.drainScheduled) return;
     this.drainScheduled = true;
     void this.run(() => this.drain()).catch((error: unknown) =>
@@ -550,46 +563,110 @@ export class Engine {
   /** A batch with whatever is queued, even if nothing is. */
   private requestBatch(): Promise<void> {
     this.batchWanted = true;
-    this.inputCame?.();
+    this.wake?.();
     return this.run(() => this.drain());
   }
 
   /**
-   * Takes the inputs queued in batches until none is left. While a batch is being stored, the
-   * inputs that come meanwhile are stepped and their orders placed in memory as the next batch,
-   * which is stored once the one before is (storage still sees the batches one at a time, in
-   * order): a tick that came while a large batch was stored waited for all of it before.
+   * Takes the inputs queued in batches until none is left. Each batch is stepped, its paper orders
+   * placed in memory and its changes sealed at once, then queued to be stored (`storeQueued`):
+   * storage sees the batches one at a time, in order, while the inputs that come meanwhile are
+   * stepped as batches of their own, up to `MAX_QUEUED_BATCHES` waiting. A tick that came while
+   * a large batch was stored waited for all of it before.
    */
   private async drain(): Promise<void> {
     this.drainScheduled = false;
-    let storing: Promise<ReadonlyMap<number, unknown>> | undefined;
     try {
-      while (this.inbox.length > 0 || this.batchWanted || storing) {
-        if (this.inbox.length === 0 && !this.batchWanted) {
-          if (await this.whileStoring(this.storedBeforeInput(storing!))) storing = undefined;
+      for (;;) {
+        this.abandonIfStoreFailed();
+        const hasInput = this.inbox.length > 0 || this.batchWanted;
+        if (!hasInput && !this.storer) break;
+        if (!hasInput || this.queued.length >= MAX_QUEUED_BATCHES) {
+          await this.whileStoring(this.wokenUp());
           continue;
         }
+        // A batch is stored over several round trips to the database, each answered on this thread:
+        // stepping batch after batch without letting them in stalled storage behind the steps. The
+        // first batch behind the one being stored is stepped at once, as a tick's orders wait on it.
+        if (this.queued.length > 1 && !this.ports.store.inProcess) await new Promise((resolve) => setImmediate(resolve));
+        this.refusedLately = [];
         const taken = await this.takeBatch();
         if (!taken) continue;
         const { prepared, ticked, at } = taken;
-        if (prepared) {
-          // Storage refused some automations' part of the batch before: their part of this one goes too.
-          if (storing) this.dropRefused(prepared, await this.whileStoring(storing).catch(this.abandon(prepared)));
-          storing = this.storeBatch(prepared);
-          storing.catch(() => undefined);
-        }
+        if (prepared) this.enqueueStore(prepared);
         if (ticked && this.executor.hasUnconfirmed()) {
-          if (storing) await storing;
-          storing = undefined;
+          await this.allStored();
+          this.abandonIfStoreFailed();
           await this.executor.retryUnconfirmed(at);
         }
       }
     } catch (error) {
-      await storing?.catch(() => undefined);
+      await this.allStored();
+      this.abandonIfStoreFailed();
       throw error;
     } finally {
       this.tellStepped();
     }
+  }
+
+  /**
+   * Queues a prepared batch to be stored after those before it. Storage refused automations'
+   * parts while it was put together: their part of it goes too. After a failure nothing more is
+   * stored until the drain has put the queued batches back.
+   */
+  private enqueueStore(prepared: PreparedBatch): void {
+    for (const refused of this.refusedLately) this.dropRefused(prepared, refused);
+    this.queued.push(prepared);
+    if (!this.storeFailure) this.storer ??= this.storeQueued();
+  }
+
+  /**
+   * Stores the queued batches in order while there are any. An automation whose part storage
+   * refused loses its part of every batch queued after: those were stepped before it was stopped.
+   * A batch that fails as a whole stops the storing: the batches after it were sealed against
+   * states it never stored, and the drain puts them back (`abandonIfStoreFailed`).
+   */
+  private async storeQueued(): Promise<void> {
+    for (let next = this.queued[0]; next; next = this.queued[0]) {
+      let refused;
+      try {
+        refused = await this.storeBatch(next);
+      } catch (error) {
+        this.storeFailure = { error };
+        break;
+      } finally {
+        this.queued.shift();
+      }
+      if (refused.size > 0) {
+        for (const later of this.queued) this.dropRefused(later, refused);
+        this.refusedLately.push(refused);
+      }
+      this.wake?.();
+    }
+    this.storer = undefined;
+    this.wake?.();
+  }
+
+  /**
+   * After a batch failed as a whole, the batches prepared after it are not stored: what they
+   * changed goes back into the next batch (newest first, so each puts its part before the later
+   * ones'), and the drain hears the failure.
+   */
+  private abandonIfStoreFailed(): void {
+    const failure = this.storeFailure;
+    if (!failure) return;
+    this.storeFailure = undefined;
+    for (const prepared of this.queued.splice(0).reverse()) {
+      this.writer.unseal(prepared.sealed);
+      prepared.stored.reject(failure.error);
+      if (prepared.sendsLater) this.unsentBatches -= 1;
+    }
+    throw failure.error;
+  }
+
+  /** Waits until every queued batch is stored, or storing stopped at a failure. */
+  private async allStored(): Promise<void> {
+    while (this.storer) await this.storer;
   }
 
   /** Steps the queued inputs and prepares what they caused; undefined when the inbox was empty. */
@@ -618,16 +695,6 @@ export class Engine {
     return { prepared: stores ? await this.prepare(batch, at, true) : undefined, ticked, at };
   }
 
-  /** A failure of the batch before: the prepared one is not stored; the next batch takes what it changed. */
-  private abandon(prepared: PreparedBatch): (error: unknown) => never {
-    return (error) => {
-      this.writer.unseal(prepared.sealed);
-      prepared.stored.reject(error);
-      if (prepared.sendsLater) this.unsentBatches -= 1;
-      throw error;
-    };
-  }
-
   /** Waits for `stored`; `stepped` meanwhile hears that everything received was stepped, if so. */
   private async whileStoring<T>(stored: Promise<T>): Promise<T> {
     this.onlyStoring = true;
@@ -639,14 +706,12 @@ export class Engine {
     }
   }
 
-  /** Waits for the batch being stored, or for an input to come first (false). */
-  private async storedBeforeInput(storing: Promise<unknown>): Promise<boolean> {
-    const input = new Promise<false>((resolve) => (this.inputCame = () => resolve(false)));
-    try {
-      return await Promise.race([storing.then(() => true), input]);
-    } finally {
-      this.inputCame = undefined;
-    }
+  /** Waits for an input to come or a queued batch to be stored. */
+  private wokenUp(): Promise<void> {
+    return new Promise((resolve) => (this.wake = () => {
+      this.wake = undefined;
+      resolve();
+    }));
   }
 
   /**
