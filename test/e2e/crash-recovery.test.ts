@@ -1,6 +1,7 @@
 /**
  * Kills the real server with SIGKILL while grid bots trade, starts it again on the same data
- * directory and trades on; kills it again while it stores a batch of many fills, and trades on. Afterwards the stored state must tell one consistent story: every bot
+ * directory and trades on; kills it again while it stores a batch of many fills, and again while
+ * batches wait to be stored behind one another, and trades on. Afterwards the stored state must tell one consistent story: every bot
  * still runs, every order on the exchange is one the engine journaled (once), the journal's fill
  * totals equal the exchange's, and each balance equals the starting balance plus its fills.
  */
@@ -113,6 +114,18 @@ describe('a server killed with SIGKILL while bots trade', { concurrency: 1, time
     await server.stop('SIGKILL');
     await burst;
     context.diagnostic(`the burst was ${answered ? 'answered before' : 'cut by'} the kill`);
+
+    server = await processes.serve(env);
+    connect(server);
+    // A third kill while batches wait to be stored behind one another: ticks sent together, each
+    // crossing lines, are stepped as batches of their own while the one before is stored.
+    const together = [65500, 3155, 64100, 3105, 62700, 3055, 61300, 3005].map((price) => [
+      { pair: price > 10000 ? 'USDT_BTC' : 'USDT_ETH', price: price.toFixed(2) },
+    ]);
+    const sentTogether = together.map((ticks) => tick(ticks).catch(() => undefined));
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 30));
+    await server.stop('SIGKILL');
+    await Promise.all(sentTogether);
 
     server = await processes.serve(env);
     const client = connect(server);
