@@ -138,6 +138,20 @@ describe('Engine, inputs that come while a batch is stored', () => {
     return { ...p, create };
   }
 
+  /** A process on a database of its own, its store set up by `prepare` before the engine starts. */
+  async function startAlone(prepare: (store: HeldStore) => void = () => {}) {
+    const own = await openTestDatabase();
+    const [user] = await own.query<{ id: number }>("INSERT INTO users (name) VALUES ('alone') RETURNING id");
+    const store = new HeldStore(own);
+    prepare(store);
+    const p = await startProcess(store, { db: own, userId: user!.id });
+    const stop = async () => {
+      await p.stop();
+      await own.close();
+    };
+    return { store, p, stop };
+  }
+
   it('are stepped and their orders placed while it is stored, and stored after it', async () => {
     const store = new HeldStore(db);
     const p = await startProcess(store);
@@ -182,10 +196,7 @@ describe('Engine, inputs that come while a batch is stored', () => {
   });
 
   it('are stored with the next batch when the batch before fails', async () => {
-    const own = await openTestDatabase();
-    const [user] = await own.query<{ id: number }>("INSERT INTO users (name) VALUES ('r') RETURNING id");
-    const store = new HeldStore(own);
-    const p = await startProcess(store, { db: own, userId: user!.id });
+    const { store, p, stop } = await startAlone();
     const ladder = await p.create('50000');
     const { ticks } = await secondWhileHeld(p, store, ['60000', '61000'], `tlz${ladder.id}xb2`);
     store.failCompanion = true;
@@ -194,16 +205,11 @@ describe('Engine, inputs that come while a batch is stored', () => {
     await p.tick('62000');
     const stored = (await p.engine.orders(ladder.id)).map((order) => [order.key, order.status]);
     assert.deepEqual(stored, [['b1', 'open'], ['b2', 'open'], ['b3', 'open']]);
-    await p.stop();
-    await own.close();
+    await stop();
   });
 
   it('do not change the rows of the batch before, which is stored again as it was taken', async () => {
-    const own = await openTestDatabase();
-    const [user] = await own.query<{ id: number }>("INSERT INTO users (name) VALUES ('q') RETURNING id");
-    const store = new HeldStore(own);
-    store.unreachable = true;
-    const p = await startProcess(store, { db: own, userId: user!.id });
+    const { store, p, stop } = await startAlone((held) => (held.unreachable = true));
     const ladder = await p.create('50000');
     // The second tick fills the first order while its batch is held, and places the next.
     const { ticks } = await secondWhileHeld(p, store, ['60000', '59000'], `tlz${ladder.id}xb2`);
@@ -213,8 +219,7 @@ describe('Engine, inputs that come while a batch is stored', () => {
     const b1 = `tlz${ladder.id}xb1`;
     assert.deepEqual(store.saved, [[`${b1} open`], [`${b1} open`], [`${b1} filled`, `tlz${ladder.id}xb2 open`]]);
     assert.deepEqual((await p.engine.orders(ladder.id)).map((order) => [order.key, order.status]), [['b1', 'filled'], ['b2', 'open']]);
-    await p.stop();
-    await own.close();
+    await stop();
   });
 
   it('leave out the part of an automation whose part of the batch before storage refused', async () => {
@@ -255,10 +260,7 @@ describe('Engine, inputs that come while a batch is stored', () => {
   });
 
   it('queued behind a batch that fails are stored with the next batch, in order', async () => {
-    const own = await openTestDatabase();
-    const [user] = await own.query<{ id: number }>("INSERT INTO users (name) VALUES ('s') RETURNING id");
-    const store = new HeldStore(own);
-    const p = await startProcess(store, { db: own, userId: user!.id });
+    const { store, p, stop } = await startAlone();
     const ladder = await p.create('50000');
     const order = (n: number) => `tlz${ladder.id}xb${n}`;
     const { ticks } = await laterWhileHeld(p, store, '60000', [['61000', order(2)], ['62000', order(3)]]);
@@ -271,15 +273,11 @@ describe('Engine, inputs that come while a batch is stored', () => {
     assert.deepEqual(stored, [['b1', 'open'], ['b2', 'open'], ['b3', 'open'], ['b4', 'open']]);
     const storedState = (await store.get(ladderKind.name, ladder.id))!.state as { v: LadderState };
     assert.equal(storedState.v.placed, 4);
-    await p.stop();
-    await own.close();
+    await stop();
   });
 
   it('leave out the part of an automation refused before them from every batch queued', async () => {
-    const own = await openTestDatabase();
-    const [user] = await own.query<{ id: number }>("INSERT INTO users (name) VALUES ('t') RETURNING id");
-    const store = new HeldStore(own);
-    const p = await startProcess(store, { db: own, userId: user!.id });
+    const { store, p, stop } = await startAlone();
     const healthy = await p.create('50000');
     const poisoned = await p.create('50000', true);
     const { ticks } = await laterWhileHeld(p, store, '60000', [['61000', `tlz${poisoned.id}xb2`], ['62000', `tlz${poisoned.id}xb3`]]);
@@ -291,7 +289,6 @@ describe('Engine, inputs that come while a batch is stored', () => {
     await p.tick('63000');
     assert.deepEqual(await p.openOrders(), [1, 2, 3, 4].map((n) => `tlz${healthy.id}xb${n}`));
     assert.deepEqual(p.errors, ['automation quarantined']);
-    await p.stop();
-    await own.close();
+    await stop();
   });
 });
