@@ -1,9 +1,10 @@
 /**
  * Kills the real server with SIGKILL while grid bots trade, starts it again on the same data
  * directory and trades on; kills it again while it stores a batch of many fills, and again while
- * batches wait to be stored behind one another, and trades on. Afterwards the stored state must tell one consistent story: every bot
- * still runs, every order on the exchange is one the engine journaled (once), the journal's fill
- * totals equal the exchange's, and each balance equals the starting balance plus its fills.
+ * batches wait to be stored behind one another, and trades on. Afterwards the stored state must
+ * tell one consistent story: every bot still runs, every order on the exchange is one the engine
+ * journaled (once), the journal's fill totals equal the exchange's, and each balance equals the
+ * starting balance plus its fills.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
