@@ -168,7 +168,7 @@ export class Engine {
   /** What storage refused while the batch being put together was: its part of that batch goes too. */
   private refusedLately: Array<ReadonlyMap<number, unknown>> = [];
   private steppedWaiters: Array<() => void> = [];
-  /** The drain has stepped everything received and waits for the batch being stored. */
+  /** The drain waits for a queued batch to be stored (or an input to come). */
   private onlyStoring = false;
   /** Prepared batches whose orders are sent once they are stored. */
   private unsentBatches = 0;
@@ -582,7 +582,7 @@ export class Engine {
         const hasInput = this.inbox.length > 0 || this.batchWanted;
         if (!hasInput && !this.storer) break;
         if (!hasInput || this.queued.length >= MAX_QUEUED_BATCHES) {
-          await this.whileStoring(this.wokenUp());
+          await this.waitWhileStoring();
           continue;
         }
         // A batch is stored over several round trips to the database, each answered on this thread:
@@ -695,27 +695,25 @@ export class Engine {
     return { prepared: stores ? await this.prepare(batch, at, true) : undefined, ticked, at };
   }
 
-  /** Waits for `stored`; `stepped` meanwhile hears that everything received was stepped, if so. */
-  private async whileStoring<T>(stored: Promise<T>): Promise<T> {
+  /**
+   * Waits for an input to come or a queued batch to be stored; `stepped` meanwhile hears that
+   * everything received was stepped, if so.
+   */
+  private async waitWhileStoring(): Promise<void> {
     this.onlyStoring = true;
     if (this.allStepped) this.tellStepped();
     try {
-      return await stored;
+      await new Promise<void>((resolve) => (this.wake = () => {
+        this.wake = undefined;
+        resolve();
+      }));
     } finally {
       this.onlyStoring = false;
     }
   }
 
-  /** Waits for an input to come or a queued batch to be stored. */
-  private wokenUp(): Promise<void> {
-    return new Promise((resolve) => (this.wake = () => {
-      this.wake = undefined;
-      resolve();
-    }));
-  }
-
   /**
-   * Takes the refused automations' part out of a batch prepared while the one before was stored:
+   * Takes the refused automations' part out of a batch prepared before their refusal was known:
    * its state changes, events and records, and the orders it journaled that are still live, never
    * to be sent (those resting in memory are taken back). What ended at once stays, as the
    * quarantine keeps it: the paper exchange did it.
