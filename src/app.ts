@@ -24,6 +24,7 @@ import type { MarketTick } from './domain/market/market-tick.ts';
 import type { OrderUpdate } from './exchanges/exchange.ts';
 import { SqlEngineRepository } from './store/engine.repository.ts';
 import type { ExchangeConnector } from './exchanges/exchange-connector.ts';
+import { connectorOnFirstUse } from './exchanges/connector-on-first-use.ts';
 import { CandleBook } from './market-data/candle-book.ts';
 import type { PriceFeed } from './market-data/price-feed.ts';
 import { AccountOverviews } from './services/account-overview.ts';
@@ -126,8 +127,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const db = storage.db;
   try {
     const secretBox = new SecretBox(storage.masterKey);
-    // ccxt takes seconds to load: it is loaded only when no other connector is given.
-    const connector = options.connector ?? new (await import('./exchanges/ccxt/ccxt-connector.ts')).CcxtConnector();
+    const connector =
+      options.connector ?? connectorOnFirstUse(async () => new (await import('./exchanges/ccxt/ccxt-connector.ts')).CcxtConnector());
     const paperCandles = new CandleBook();
     // Several servers may share PostgreSQL: each account is run by the one engine holding its
     // lease. The embedded store belongs to one process (its data directory is locked).
@@ -167,7 +168,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const notificationStore = new SqlNotificationsRepository(db);
     const outboxHook = new OutboxHook(notificationStore, async (accountId) => {
       const account = await accountsRepository.findById(accountId);
-      return account && { userId: account.userId, name: account.name, marketCode: account.marketCode, exchange: markets.find(account.marketCode)?.name ?? account.marketCode };
+      return account && { userId: account.userId, name: account.name, marketCode: account.marketCode, exchange: (await markets.find(account.marketCode))?.name ?? account.marketCode };
     });
     const writeRecords = (target: Engine) => {
       target.registerRecordWriter(QUARANTINED, outboxHook.quarantineWriter());

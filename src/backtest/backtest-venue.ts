@@ -42,10 +42,10 @@ export interface VenueOptions {
 
 /** A backtest has no real exchanges: only the paper market exists. */
 export const NO_EXCHANGES: ExchangeConnector = {
-  describe: () => [],
+  describe: async () => [],
   markets: async () => [],
   tickers: async () => [],
-  connect: (marketCode) => {
+  connect: async (marketCode) => {
     throw new Error(`A backtest cannot connect to ${marketCode}`);
   },
 };

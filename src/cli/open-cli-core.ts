@@ -23,8 +23,8 @@ const refuse = (): never => {
 };
 
 const NO_REAL_EXCHANGES: ExchangeConnector = {
-  describe: () => [],
+  describe: async () => [],
   markets: async () => refuse(),
   tickers: async () => refuse(),
-  connect: () => refuse(),
+  connect: async () => refuse(),
 };

@@ -33,9 +33,9 @@ export interface ExchangeCredentials {
 }
 
 export interface ExchangeConnector {
-  describe(): ExchangeDescription[];
+  describe(): Promise<ExchangeDescription[]>;
   markets(marketCode: string): Promise<Market[]>;
   tickers(marketCode: string, pairs: string[]): Promise<Ticker[]>;
   /** An exchange for one account; nothing is sent until it is used. */
-  connect(marketCode: string, credentials: ExchangeCredentials): Exchange & { close(): Promise<void> };
+  connect(marketCode: string, credentials: ExchangeCredentials): Promise<Exchange & { close(): Promise<void> }>;
 }

@@ -61,8 +61,8 @@ export class AccountsService {
 
   async connect(userId: number, input: ConnectInput): Promise<Account> {
     if (input.type === PAPER_MARKET_CODE) return this.createPaperAccount(userId, input.name);
-    if (!this.markets.find(input.type)) throw errors.recordInvalid({ type: ['does not have a valid value'] });
-    const credentials = this.credentialsFor(input.type, input);
+    if (!(await this.markets.find(input.type))) throw errors.recordInvalid({ type: ['does not have a valid value'] });
+    const credentials = await this.credentialsFor(input.type, input);
     await this.verify(input.type, credentials);
     const account = await this.accounts.create({
       userId,
@@ -105,7 +105,7 @@ export class AccountsService {
         for (const field of credentialFields) invalid.add(field, 'is not used by paper trading accounts');
         invalid.throwIfAny();
       }
-      const credentials = this.credentialsFor(account.marketCode, input);
+      const credentials = await this.credentialsFor(account.marketCode, input);
       await this.verify(account.marketCode, credentials);
       changes.sealedCredentials = this.secretBox.seal(JSON.stringify(credentials));
       changes.exchangeKeyHash = hashApiKey(`${account.marketCode}:${credentials.api_key ?? ''}`);
@@ -144,7 +144,7 @@ export class AccountsService {
     let exchange = this.realExchanges.get(account.id);
     if (!exchange) {
       const credentials = JSON.parse(this.secretBox.open(account.sealedCredentials!)) as ExchangeCredentials;
-      exchange = this.connector.connect(account.marketCode, credentials);
+      exchange = await this.connector.connect(account.marketCode, credentials);
       this.realExchanges.set(account.id, exchange);
     }
     return exchange;
@@ -181,8 +181,8 @@ export class AccountsService {
     return this.accounts.balanceHistory(accountId, fromDay, toDay);
   }
 
-  private credentialsFor(marketCode: string, input: ExchangeCredentials): ExchangeCredentials {
-    const description = this.markets.description(marketCode);
+  private async credentialsFor(marketCode: string, input: ExchangeCredentials): Promise<ExchangeCredentials> {
+    const description = await this.markets.description(marketCode);
     const missing = new FieldErrorCollector();
     const credentials: ExchangeCredentials = {};
     for (const { field } of [...description.formFields.required, ...description.formFields.optional]) {
@@ -198,7 +198,7 @@ export class AccountsService {
 
   /** Refuses keys the exchange rejects; an unreachable exchange does not block connecting. */
   private async verify(marketCode: string, credentials: ExchangeCredentials): Promise<void> {
-    const exchange = this.connector.connect(marketCode, credentials);
+    const exchange = await this.connector.connect(marketCode, credentials);
     try {
       await exchange.balances();
     } catch (error) {

@@ -43,23 +43,24 @@ export class MarketsService {
     private readonly connector: ExchangeConnector,
   ) {}
 
-  describe(): ExchangeDescription[] {
-    return [PAPER_DESCRIPTION, ...this.connector.describe()];
+  async describe(): Promise<ExchangeDescription[]> {
+    return [PAPER_DESCRIPTION, ...(await this.connector.describe())];
   }
 
-  /** The market, or undefined when no market has that code. */
-  find(marketCode: string): ExchangeDescription | undefined {
-    return this.describe().find((market) => market.marketCode === marketCode);
+  /** The market, or undefined when no market has that code. Paper needs no real exchange loaded. */
+  async find(marketCode: string): Promise<ExchangeDescription | undefined> {
+    if (marketCode === PAPER_MARKET_CODE) return PAPER_DESCRIPTION;
+    return (await this.describe()).find((market) => market.marketCode === marketCode);
   }
 
-  description(marketCode: string): ExchangeDescription {
-    const found = this.find(marketCode);
+  async description(marketCode: string): Promise<ExchangeDescription> {
+    const found = await this.find(marketCode);
     if (!found) throw errors.recordInvalid({ market_code: ['does not have a valid value'] });
     return found;
   }
 
   async markets(marketCode: string): Promise<Market[]> {
-    this.description(marketCode);
+    await this.description(marketCode);
     if (marketCode === PAPER_MARKET_CODE) return this.paper.markets();
     return this.fromExchange(() => this.connector.markets(marketCode));
   }

@@ -71,7 +71,7 @@ export class MarketViews {
         const quote = await once(quotes, `${code}|${pair}`, () => this.quoteOf(code, pair));
         const usd = await once(rates, `${code}|${currency}`, () => this.usdPerUnit(code, currency));
         const view: MarketView = {
-          account: { id: account.id, type: code, name: account.name, market: this.markets.description(code).name },
+          account: { id: account.id, type: code, name: account.name, market: (await this.markets.description(code)).name },
           ...(quote === undefined ? {} : { quote }),
           ...(usd === undefined ? {} : { usdPerQuote: usd }),
         };

@@ -79,10 +79,10 @@ async function realExchangesFor(options: TestAppOptions): Promise<ExchangeConnec
 }
 
 const noRealExchanges: ExchangeConnector = {
-  describe: () => [],
+  describe: async () => [],
   markets: async (marketCode) => refuse(marketCode),
   tickers: async (marketCode) => refuse(marketCode),
-  connect: (marketCode) => refuse(marketCode),
+  connect: async (marketCode) => refuse(marketCode),
 };
 
 function refuse(marketCode: string): never {

@@ -41,7 +41,7 @@ describe('CcxtExchange connection state (recorded responses)', () => {
       rateLimit: false,
       now: () => new Date(world.state.nowMs),
       ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
-    }).connect('binance', credentials);
+    }).account('binance', credentials);
     closers.push(() => exchange.close());
     const changes: ConnectionChange[] = [];
     exchange.onConnectionChange!((change) => changes.push(change));

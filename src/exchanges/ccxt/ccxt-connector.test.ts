@@ -16,8 +16,8 @@ describe(CcxtConnector.name, () => {
   };
   afterEach(() => assert.deepEqual(recorded?.unexpected ?? [], []));
 
-  it('describes each exchange from its ccxt class: name, links, credential fields, streaming', () => {
-    const described = new CcxtConnector().describe();
+  it('describes each exchange from its ccxt class: name, links, credential fields, streaming', async () => {
+    const described = await new CcxtConnector().describe();
     assert.deepEqual(described.map((exchange) => exchange.marketCode), ['binance', 'bybit', 'okx', 'kucoin', 'coinbase', 'kraken', 'gate', 'bitget']);
     const binance = described.find((exchange) => exchange.marketCode === 'binance')!;
     assert.deepEqual(binance, {
@@ -66,7 +66,7 @@ describe(CcxtConnector.name, () => {
     const shared = connector({ 'GET /api/v3/exchangeInfo': ok('binance/exchange-info.json') });
     await shared.markets('binance');
     await shared.markets('binance');
-    const account = shared.connect('binance', { api_key: 'key-1', secret: 'secret-1' });
+    const account = shared.account('binance', { api_key: 'key-1', secret: 'secret-1' });
     assert.equal((await account.markets()).length, 3);
     assert.equal(recorded.seen('GET /api/v3/exchangeInfo').length, 1);
     await account.close();
@@ -78,7 +78,7 @@ describe(CcxtConnector.name, () => {
     recorded = new RecordedExchange({ 'GET /api/v3/exchangeInfo': [ok('binance/exchange-info.json'), json(200, btcOnly)] });
     let now = 0;
     const aging = new CcxtConnector({ transport: recorded.transport, rateLimit: false, marketsTtlMs: 1_000, now: () => new Date(now) });
-    const account = aging.connect('binance', { api_key: 'key-1', secret: 'secret-1' });
+    const account = aging.account('binance', { api_key: 'key-1', secret: 'secret-1' });
     assert.equal((await account.markets()).length, 3);
     now = 999;
     assert.equal((await aging.markets('binance')).length, 3);
@@ -129,7 +129,7 @@ describe(CcxtConnector.name, () => {
   it('refuses to connect without the credentials the exchange requires, before sending anything', () => {
     const offline = connector({});
     assert.throws(
-      () => offline.connect('okx', { api_key: 'key-1', secret: 'secret-1' }),
+      () => offline.account('okx', { api_key: 'key-1', secret: 'secret-1' }),
       (error: ExchangeError) => error.kind === 'invalid_credentials' && error.message === 'OKX needs Passphrase',
     );
     assert.deepEqual(recorded.requests, []);
@@ -139,7 +139,7 @@ describe(CcxtConnector.name, () => {
     const okx = connector({
       'GET /api/v5/public/instruments': ok('okx/instruments-spot.json'),
       'GET /api/v5/account/balance': json(200, { code: '0', msg: '', data: [{ details: [] }] }),
-    }).connect('okx', { api_key: 'key-1', secret: 'secret-1', passphrase: 'pass-phrase-1' });
+    }).account('okx', { api_key: 'key-1', secret: 'secret-1', passphrase: 'pass-phrase-1' });
     await okx.balances();
     const [request] = recorded.seen('GET /api/v5/account/balance');
     assert.equal(request!.headers['OK-ACCESS-KEY'], 'key-1');

@@ -56,7 +56,7 @@ export class CcxtConnector implements ExchangeConnector {
     this.now = options.now ?? (() => new Date());
   }
 
-  describe(): ExchangeDescription[] {
+  async describe(): Promise<ExchangeDescription[]> {
     this.descriptions ??= SUPPORTED_EXCHANGES.map(describeExchange);
     return this.descriptions.map((description) => ({ ...description }));
   }
@@ -74,7 +74,12 @@ export class CcxtConnector implements ExchangeConnector {
     }
   }
 
-  connect(marketCode: string, credentials: ExchangeCredentials): Exchange & { close(): Promise<void> } {
+  async connect(marketCode: string, credentials: ExchangeCredentials): Promise<Exchange & { close(): Promise<void> }> {
+    return this.account(marketCode, credentials);
+  }
+
+  /** `connect` for code that has ccxt loaded already. */
+  account(marketCode: string, credentials: ExchangeCredentials): CcxtExchange {
     const settings = ccxtCredentials(marketCode, credentials);
     const client = this.newClient(marketCode, settings);
     const access = new AccountAccess({

@@ -20,7 +20,7 @@ describe('ccxt errors as exchange error kinds', () => {
       ? { 'GET /api/v3/exchangeInfo': ok('binance/exchange-info.json') }
       : { 'GET /api/v5/public/instruments': ok('okx/instruments-spot.json') };
     recorded = new RecordedExchange({ ...markets, ...routes });
-    exchange = new CcxtConnector({ transport: recorded.transport, rateLimit: false }).connect(marketCode, marketCode === 'binance' ? binanceKeys : okxKeys);
+    exchange = new CcxtConnector({ transport: recorded.transport, rateLimit: false }).account(marketCode, marketCode === 'binance' ? binanceKeys : okxKeys);
     return exchange;
   };
 

@@ -14,7 +14,7 @@ describe('CcxtExchange on okx (recorded responses)', () => {
   const connect = (routes: Record<string, Reply | Reply[]>) => {
     recorded = new RecordedExchange({ 'GET /api/v5/public/instruments': ok('okx/instruments-spot.json'), ...routes });
     exchange = new CcxtConnector({ transport: recorded.transport, rateLimit: false })
-      .connect('okx', { api_key: 'okx-key-1', secret: 'okx-secret-1', passphrase: 'okx-pass-1' });
+      .account('okx', { api_key: 'okx-key-1', secret: 'okx-secret-1', passphrase: 'okx-pass-1' });
     return exchange;
   };
 

@@ -16,7 +16,7 @@ describe('CcxtExchange on binance (recorded responses)', () => {
 
   const account = (routes: Record<string, Reply | Reply[]>) => {
     recorded = new RecordedExchange({ 'GET /api/v3/exchangeInfo': ok('binance/exchange-info.json'), ...routes });
-    const exchange = new CcxtConnector({ transport: recorded.transport, rateLimit: false }).connect('binance', credentials);
+    const exchange = new CcxtConnector({ transport: recorded.transport, rateLimit: false }).account('binance', credentials);
     closers.push(() => exchange.close());
     return exchange;
   };
@@ -44,7 +44,7 @@ describe('CcxtExchange on binance (recorded responses)', () => {
 
   it('polls the prices of the pairs in use while someone listens', async () => {
     recorded = new RecordedExchange({ 'GET /api/v3/exchangeInfo': ok('binance/exchange-info.json'), 'GET /api/v3/ticker/24hr': ok('binance/ticker-24hr-btcusdt.json') });
-    const exchange = new CcxtConnector({ transport: recorded.transport, rateLimit: false, pollIntervalMs: 5 }).connect('binance', credentials);
+    const exchange = new CcxtConnector({ transport: recorded.transport, rateLimit: false, pollIntervalMs: 5 }).account('binance', credentials);
     closers.push(() => exchange.close());
     await exchange.ticker('USDT_BTC');
     const prices: string[] = [];
@@ -72,7 +72,7 @@ describe('CcxtExchange on binance (recorded responses)', () => {
   it('reports a market order filled at placement as a taker fill, fee from binance’s own fills', async () => {
     const binance = new SimulatedBinance('binance-key-1', { USDT: '1000' }, { BTCUSDT: { bid: '42000', ask: '42000.01' } });
     recorded = binance.recorded;
-    const exchange = new CcxtConnector({ transport: binance.transport, rateLimit: false }).connect('binance', credentials);
+    const exchange = new CcxtConnector({ transport: binance.transport, rateLimit: false }).account('binance', credentials);
     closers.push(() => exchange.close());
     const updates: OrderUpdate[] = [];
     exchange.onOrderUpdate((update) => updates.push(update));

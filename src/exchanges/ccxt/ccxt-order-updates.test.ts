@@ -41,7 +41,7 @@ describe('order updates by polling', () => {
       'GET /api/v3/myTrades': [json(200, trades.slice(0, 1)), json(200, trades)],
     });
     const connector = new CcxtConnector({ transport: recorded.transport, rateLimit: false, pollIntervalMs: 60_000 });
-    exchange = connector.connect('binance', { api_key: 'key-1', secret: 'secret-1' }) as CcxtExchange;
+    exchange = connector.account('binance', { api_key: 'key-1', secret: 'secret-1' }) as CcxtExchange;
     return exchange;
   };
 
@@ -67,7 +67,7 @@ describe('order updates by polling', () => {
     connect();
     const fast = new CcxtConnector({ transport: recorded.transport, rateLimit: false, pollIntervalMs: 5 });
     await exchange.close();
-    exchange = fast.connect('binance', { api_key: 'key-1', secret: 'secret-1' }) as CcxtExchange;
+    exchange = fast.account('binance', { api_key: 'key-1', secret: 'secret-1' }) as CcxtExchange;
     const updates: OrderUpdate[] = [];
     const unsubscribe = exchange.onOrderUpdate((update) => updates.push(update));
     await exchange.placeOrder(buy);

@@ -23,8 +23,7 @@ export const accountOptionRoutes = (accounts: AccountsService, markets: MarketsS
       handler: async ({ input, caller }) => {
         const owned = [...(await accounts.list(caller.userId, 'paper')), ...(await accounts.list(caller.userId, 'real'))];
         const connected = new Set(owned.map((account) => account.marketCode));
-        return markets
-          .describe()
+        return (await markets.describe())
           .filter((market) => input.type === undefined || market.marketCode === input.type)
           .map((market) => ({ type: market.marketCode, connected: connected.has(market.marketCode), available: true, unified: false }));
       },

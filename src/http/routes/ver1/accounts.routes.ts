@@ -37,7 +37,7 @@ export const accountRoutes = (deps: AccountRouteDeps) => {
   const present = async (account: Account, lastKnownIfUnreadable = true) =>
     presentAccount(
       await deps.overviews.overview(account, { lastKnownIfUnreadable }),
-      deps.markets.description(account.marketCode),
+      await deps.markets.description(account.marketCode),
     );
   return [
     defineRoute({

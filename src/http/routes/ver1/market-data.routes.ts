@@ -22,7 +22,7 @@ export const marketDataRoutes = (markets: MarketsService) => [
     url: '/ver1/accounts/market_list',
     summary: 'Markets that can be connected, with the credentials each needs',
     tags: ['market data'],
-    handler: () => markets.describe().map(presentMarketListEntry),
+    handler: async () => (await markets.describe()).map(presentMarketListEntry),
   }),
   ...['/ver1/accounts/market_pairs', '/v2/accounts/market_pairs'].map((url) =>
     defineRoute({
