@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { compiledPath, compiledSources, SOURCE_DIRS } from '../bin/compile.mjs';
 import { pathToFileURL } from 'node:url';
+import { CPU_FILE_VARIABLE } from './test-cpu.mjs';
 import { inGroups } from './test-durations.mjs';
 
 const roots = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
@@ -50,11 +51,14 @@ const groupFiles = inGroups(files, groupCount).map((group, index) => {
     const url = pathToFileURL(compiledPath(outDir, source, root)).href;
     // After the last file's own hooks: what the files shared can be let go (test/support/database.ts).
     const end = index === group.length - 1 ? `  after(() => process.emit(${JSON.stringify(GROUP_END_EVENT)}));\n` : '';
-    return `describe(${JSON.stringify(name)}, async () => {\n  await import(${JSON.stringify(url)});\n${end}});\n`;
+    // From the file's first hook to its last: the imports of a group's files overlap.
+    const counted = `  let counted;\n  before(() => (counted = countCpu(${JSON.stringify(name)})));\n`;
+    return `describe(${JSON.stringify(name)}, async () => {\n${counted}  await import(${JSON.stringify(url)});\n  after(() => counted?.());\n${end}});\n`;
   });
   // Alone, a file's process waits for a test's timeout even when nothing else keeps it alive.
   const keepAlive = `const alive = setInterval(() => {}, 1 << 30);\nafter(() => clearInterval(alive));\n`;
-  fs.writeFileSync(file, `import { after, describe } from 'node:test';\n${keepAlive}${suites.join('')}`);
+  const imports = `import { after, before, describe } from 'node:test';\nimport { countCpu } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, 'test-cpu.mjs')).href)};\n`;
+  fs.writeFileSync(file, `${imports}${keepAlive}${suites.join('')}`);
   return file;
 });
 const result = spawnSync(
@@ -65,7 +69,12 @@ const result = spawnSync(
     '--liftoff-only', '--enable-source-maps',
     path.join(import.meta.dirname, 'test-files.mjs'), String(concurrency), String(TEST_TIMEOUT_MS), ...groupFiles,
   ],
-  { stdio: 'inherit', timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL', env: { ...process.env, TRADELOOP_TEST_GROUP_END: GROUP_END_EVENT } },
+  {
+    stdio: 'inherit',
+    timeout: RUN_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+    env: { ...process.env, TRADELOOP_TEST_GROUP_END: GROUP_END_EVENT, [CPU_FILE_VARIABLE]: path.join(groupsDir, 'cpu.jsonl') },
+  },
 );
 if (result.error) console.error(`The test run was stopped: ${result.error.message}`);
 process.exitCode = result.status ?? 1;

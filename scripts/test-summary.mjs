@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { CPU_FILE_VARIABLE, readCpu } from './test-cpu.mjs';
 import { DURATIONS_FILE } from './test-durations.mjs';
 
 const SLOWEST_SHOWN = 8;
@@ -69,6 +70,14 @@ function* summary(counts, problems, fileSeconds) {
   yield '\n== Slowest test files (seconds)\n';
   const slowest = [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN);
   for (const [file, seconds] of slowest) yield `  ${seconds.toFixed(1).padStart(6)}  ${file}\n`;
+  const cpu = [...readCpu(process.env[CPU_FILE_VARIABLE])].map(([file, { own, started }]) => ({ file, own, started, total: own + started }));
+  if (cpu.length > 0) {
+    const all = cpu.reduce((sum, file) => sum + file.total, 0);
+    yield `\n== Most CPU (seconds: the file's own + the processes it started; ${all.toFixed(0)} in all)\n`;
+    for (const { file, own, started, total } of cpu.sort((a, b) => b.total - a.total).slice(0, SLOWEST_SHOWN)) {
+      yield `  ${total.toFixed(1).padStart(6)}  ${file} (${own.toFixed(1)} + ${started.toFixed(1)})\n`;
+    }
+  }
   if (problems.length > 0) {
     yield `\n== ${problems.length} failed or cancelled\n`;
     for (const problem of problems) yield `  ${problem}\n`;

@@ -26,6 +26,11 @@ describe('prepared badly', () => {
   before(() => { throw new Error('the before hook broke'); });
   it('never runs', () => {});
 });`,
+  'busy-child.test.ts': `import { spawnSync } from 'node:child_process';
+import { it } from 'node:test';
+it('starts a process that counts', () => {
+  spawnSync(process.execPath, ['-e', 'let sum = 0; for (let i = 0; i < 3e8; i++) sum += i;']);
+});`,
 };
 
 describe('scripts/run-tests.mjs', () => {
@@ -47,6 +52,14 @@ describe('scripts/run-tests.mjs', () => {
     ]) {
       assert.ok(summary.includes(line), `the summary names "${line}":\n${summary}`);
     }
-    assert.match(summary, /\n2 passed, 6 failed, 1 skipped\n$/);
+    assert.match(summary, /\n3 passed, 6 failed, 1 skipped\n$/);
+  });
+
+  it('counts the CPU of the processes a file starts as the file\'s', { skip: process.platform !== 'linux' && 'read from /proc' }, () => {
+    fs.writeFileSync(path.join(dir, 'busy-child.test.ts'), FILES['busy-child.test.ts']);
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const run = spawnSync(process.execPath, ['scripts/run-tests.mjs', path.join(dir, 'busy-child.test.ts')], { encoding: 'utf8', env });
+    const [own, started] = (run.stdout.match(/busy-child\.test\.ts \(([\d.]+) \+ ([\d.]+)\)\n/) ?? []).slice(1).map(Number);
+    assert.ok(started! >= 0.1 && started! > own!, run.stdout);
   });
 });
