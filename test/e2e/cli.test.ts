@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { loadConfig } from '../../src/config/config.ts';
+import { openPglite } from '../../src/store/pglite-database.ts';
 import { seedEmbeddedDatabase } from '../support/database.ts';
 import { signPayload } from '../support/signing.ts';
 import { TradeloopProcesses, type RunningServer } from '../support/tradeloop-process.ts';
@@ -36,6 +38,25 @@ async function freshStore(options: { seeded?: boolean } = {}) {
     if (postgresUrl !== undefined) await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   };
   return { dataDir, env, cleanup };
+}
+
+/** Reads the store a command wrote, once no process holds it. */
+async function storeQuery<Row extends object>(store: { dataDir: string; env: Record<string, string> }, text: string): Promise<Row[]> {
+  if (postgresUrl !== undefined) {
+    const client = new pg.Client({ connectionString: store.env.DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query(text)).rows as Row[];
+    } finally {
+      await client.end();
+    }
+  }
+  const db = await openPglite({ dataDir: path.join(store.dataDir, 'pgdata') });
+  try {
+    return await db.query<Row>(text);
+  } finally {
+    await db.close();
+  }
 }
 
 async function adminQuery(sql: string): Promise<void> {
@@ -78,6 +99,19 @@ describe('tradeloop command', { concurrency: true }, () => {
       const text = await cli(['users', 'create', 'bob']);
       assert.equal(text.code, 0, text.stderr);
       assert.match(text.stdout, /^Created user bob \(id \d+\)\n$/);
+    });
+
+    it('opens each user a paper account holding the configured paper balances', async () => {
+      const rows = await storeQuery<{ currency: string; free: string }>(
+        store,
+        `SELECT b.currency, b.free::text AS free FROM users u JOIN accounts a ON a.user_id = u.id
+           JOIN paper_balances b ON b.account_id = a.id WHERE u.name = 'alice' ORDER BY b.currency`,
+      );
+      const configured = loadConfig({ DATA_DIR: store.dataDir }).paper.balances;
+      assert.deepEqual(
+        rows.map((row) => [row.currency, row.free]),
+        configured.map((balance) => [balance.currency, balance.amount]).sort(([a], [b]) => a!.localeCompare(b!)),
+      );
     });
 
     it('creates the master key file with mode 0600 on first use', () => {
