@@ -25,8 +25,11 @@ describe('bin/compile.mjs', () => {
     `import fs from 'node:fs';
 import { twice } from './lib/twice.ts';
 import { helper } from './helper.mjs';
+import Type from 'typebox';
+import Value from 'typebox/value';
 const data: { value: number } = JSON.parse(fs.readFileSync(new URL('./data/value.json', import.meta.url), 'utf8'));
-export const answer = { doubled: twice(data.value), helper, url: import.meta.url, dirname: import.meta.dirname };
+const checked = Value.Check(Type.Object({ value: Type.Number() }), data);
+export const answer = { doubled: twice(data.value), helper, url: import.meta.url, dirname: import.meta.dirname, checked };
 `,
   );
   fs.mkdirSync(path.join(root, 'src', 'lib'));
@@ -39,7 +42,17 @@ export const answer = { doubled: twice(data.value), helper, url: import.meta.url
     assert.ok(compiled.startsWith(path.join(root, '.cache', 'js')) && compiled.endsWith('main.js'));
     assert.equal(sourcePath(outDir, compiled, root), source);
     const { answer } = await import(pathToFileURL(compiled).href);
-    assert.deepEqual(answer, { doubled: 84, helper: 'plain', url: pathToFileURL(source).href, dirname: path.dirname(source) });
+    assert.deepEqual(answer, { doubled: 84, helper: 'plain', url: pathToFileURL(source).href, dirname: path.dirname(source), checked: true });
+  });
+
+  it('loads the packages made of hundreds of modules from bundles made with the build', async () => {
+    const outDir = await compiledSources({ root, dirs: ['src'] });
+    const text = fs.readFileSync(compiledPath(outDir, source, root), 'utf8');
+    assert.match(text, /from "\.\.\/vendor\/typebox\.js"/);
+    assert.match(text, /from "\.\.\/vendor\/typebox-value\.js"/);
+    // The bundled entry points work together: Value checks a schema made by Type (above).
+    const { answer } = await import(pathToFileURL(compiledPath(outDir, source, root)).href);
+    assert.equal(answer.checked, true);
   });
 
   it('builds once for the same sources, and again when one changes', async () => {
