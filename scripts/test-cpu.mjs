@@ -10,9 +10,9 @@ export const CPU_FILE_VARIABLE = 'TRADELOOP_TEST_CPU_FILE';
 /** Starts counting for `name`; the returned function appends what it spent to the run's CPU file. */
 export function countCpu(name) {
   const file = process.env[CPU_FILE_VARIABLE];
+  if (file === undefined) return () => {};
   const start = cpuSeconds();
   return () => {
-    if (file === undefined) return;
     const end = cpuSeconds();
     fs.appendFileSync(file, `${JSON.stringify({ name, own: end.own - start.own, started: end.started - start.started })}\n`);
   };

@@ -29,28 +29,20 @@ async function freshStore(options: { seeded?: boolean } = {}) {
   const env: Record<string, string> = { DATA_DIR: dataDir };
   const schema = `e2e_${randomBytes(6).toString('hex')}`;
   if (postgresUrl !== undefined) {
-    await adminQuery(`CREATE SCHEMA ${schema}`);
+    await postgresQuery(postgresUrl, `CREATE SCHEMA ${schema}`);
     const separator = postgresUrl.includes('?') ? '&' : '?';
     env.DATABASE_URL = `${postgresUrl}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   }
   const cleanup = async () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (postgresUrl !== undefined) await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    if (postgresUrl !== undefined) await postgresQuery(postgresUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   };
   return { dataDir, env, cleanup };
 }
 
 /** Reads the store a command wrote, once no process holds it. */
 async function storeQuery<Row extends object>(store: { dataDir: string; env: Record<string, string> }, text: string): Promise<Row[]> {
-  if (postgresUrl !== undefined) {
-    const client = new pg.Client({ connectionString: store.env.DATABASE_URL });
-    await client.connect();
-    try {
-      return (await client.query(text)).rows as Row[];
-    } finally {
-      await client.end();
-    }
-  }
+  if (postgresUrl !== undefined) return postgresQuery<Row>(store.env.DATABASE_URL!, text);
   const db = await openPglite({ dataDir: path.join(store.dataDir, 'pgdata') });
   try {
     return await db.query<Row>(text);
@@ -59,11 +51,11 @@ async function storeQuery<Row extends object>(store: { dataDir: string; env: Rec
   }
 }
 
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
+async function postgresQuery<Row extends object>(connectionString: string, text: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query(text)).rows as Row[];
   } finally {
     await client.end();
   }
