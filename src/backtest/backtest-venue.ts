@@ -78,7 +78,7 @@ export async function openBacktestVenue(options: VenueOptions, start: Date): Pro
   let now = start;
   const clock = () => now;
   const gridProfits = new MemoryGridProfits();
-  const deals = new MemoryDcaStore();
+  const deals = new MemoryDcaStore((botId) => engineStore.events(botId, { limit: Number.MAX_SAFE_INTEGER, offset: 0 }));
   // A backtest notifies nobody: SmartTrades' records (stop losses, ends) are not kept.
   const engineStore = new MemoryEngineStore({ [gridBotKind.name]: gridProfits.write, [dcaBotKind.name]: deals.write, [smartTradeKind.name]: () => undefined });
   const paperStore = new MemoryPaperStore();

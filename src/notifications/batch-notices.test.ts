@@ -20,8 +20,6 @@ function deal(changes: Partial<Deal>): Deal {
 type Milestone = [DealMilestone, number, Deal['status']];
 
 const records = (dealState: Deal, ...milestones: Milestone[]): DcaRecord[] => [
-  // Log lines say the same in words; notices never read them.
-  { type: 'deal_event', dealId: dealState.id, message: 'Base order executed. Price: 100 USDT', at: AT },
   ...milestones.map(([milestone, safetyOrders, status]) => ({ type: 'deal_milestone' as const, dealId: dealState.id, milestone, safetyOrders, status, at: AT })),
   { type: 'deal', deal: dealState, botName: 'night owl', accountId: 3, userId: 9 },
 ];

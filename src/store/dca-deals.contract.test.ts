@@ -5,6 +5,7 @@ import type { Database } from './database.ts';
 import { dealSettings } from '../domain/dca-bot/test-support/fixtures.ts';
 import { type Deal, newDeal } from '../domain/dca-bot/deal.ts';
 import { dcaDealsContract } from './dca-deals.contract.ts';
+import { dealLinePrefix } from '../domain/dca-bot/step-output.ts';
 import { SqlDcaRepository, writeDcaRecords } from './dca.repository.ts';
 import { MemoryDcaStore } from './memory/memory-dca-store.ts';
 
@@ -28,6 +29,7 @@ dcaDealsContract('SqlDcaRepository', async () => {
   return {
     store: new SqlDcaRepository(db),
     write: (batch) => db.transaction((tx) => writeDcaRecords(tx, batch)),
+    log: (botId, lines) => logLines(db, botId, lines),
     userId: Number(user!.id),
     accountIds: [Number(accounts[0]!.id), Number(accounts[1]!.id)],
     botIds: [Number(bots[0]!.id), Number(bots[1]!.id)],
@@ -35,21 +37,63 @@ dcaDealsContract('SqlDcaRepository', async () => {
   };
 });
 
+/** A bot's lines as the engine's batch logs them: a row for each time, in the order logged. */
+async function logLines(db: Database, botId: number, lines: Array<{ message: string; at: number }>): Promise<void> {
+  const byTime = new Map<number, string[]>();
+  for (const line of lines) byTime.set(line.at, [...(byTime.get(line.at) ?? []), line.message]);
+  for (const [at, messages] of byTime) {
+    await db.query('INSERT INTO automation_events (automation_id, messages, created_at) VALUES ($1, $2, $3)', [botId, messages, new Date(at)]);
+  }
+}
+
 dcaDealsContract('MemoryDcaStore', async () => {
-  const store = new MemoryDcaStore();
-  return { store, write: async (batch) => store.write(batch), userId: 1, accountIds: [1, 2], botIds: [1, 2], dealIdBase: 0 };
+  const logs = new Map<number, Array<{ message: string; createdAt: Date }>>();
+  const store = new MemoryDcaStore(async (botId) => logs.get(botId) ?? []);
+  return {
+    store,
+    write: async (batch) => store.write(batch),
+    log: async (botId, lines) => {
+      logs.set(botId, [...(logs.get(botId) ?? []), ...lines.map((line) => ({ message: line.message, createdAt: new Date(line.at) }))]);
+    },
+    userId: 1,
+    accountIds: [1, 2],
+    botIds: [1, 2],
+    dealIdBase: 0,
+  };
 });
 
-describe('SqlDcaRepository, deal log lines stored one to a row before migration 0085', () => {
-  it('reads them in order with the lines stored a batch to a row after them', async () => {
+describe("SqlDcaRepository: a deal's lines once its bot is removed", () => {
+  it('moves them out of the removed bot’s event rows, in order, and reads those written before 0085 and 0090', async () => {
     const db = await (database ??= openTestDatabase());
+    const [user] = await db.query<{ id: number }>(`INSERT INTO users (name) VALUES ('dca-' || gen_random_uuid()) RETURNING id`);
+    const [account] = await db.query<{ id: number }>(`INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id`, [user!.id]);
+    const [bot] = await db.query<{ id: string }>(
+      `INSERT INTO automations (kind, user_id, account_id, running, state, created_at, updated_at) VALUES ('dca_bot', $1, $2, true, '{}', now(), now()) RETURNING id`,
+      [user!.id, account!.id],
+    );
+    const botId = Number(bot!.id);
+    const [last] = await db.query<{ id: string | null }>('SELECT max(id) AS id FROM dca_deals');
+    const ids = [Number(last?.id ?? 0) + 1, Number(last?.id ?? 0) + 2];
+    const at = Date.UTC(2024, 0, 1);
+    const line = (id: number, message: string) => ({ message: `${dealLinePrefix('USDT_ETH', id)}${message}`, at });
+    await logLines(db, botId, [line(ids[0]!, 'one'), { message: 'Bot started', at }, line(ids[1]!, 'x'), line(ids[0]!, 'two')]);
+    const deals = ids.map((id) => ({ type: 'deal' as const, deal: newDeal({ id, no: 1, pair: 'USDT_ETH', base: 'ETH', quote: 'USDT', settings: dealSettings(), at }), botName: 'bot', accountId: Number(account!.id), userId: Number(user!.id) }));
+    await db.transaction((tx) => writeDcaRecords(tx, [{ automationId: botId, records: deals }]));
+    await logLines(db, botId, [{ ...line(ids[0]!, 'three'), at: at + 1000 }]);
+    const store = new SqlDcaRepository(db);
+    const lines = async (id: number) => (await store.dealEvents(id)).map((event) => event.message);
+    assert.deepEqual(await lines(ids[0]!), ['one', 'two', 'three']);
+
+    await db.query('DELETE FROM automations WHERE id = $1', [botId]);
+    assert.deepEqual(await lines(ids[0]!), ['one', 'two', 'three']);
+    assert.deepEqual(await lines(ids[1]!), ['x']);
+    assert.equal((await db.query('SELECT 1 FROM automation_events WHERE automation_id = $1', [botId])).length, 0);
+
+    // Before 0085 a line had a row of its own.
     const dealId = 987_654_321;
     await db.query("INSERT INTO dca_deal_events (deal_id, message, created_at) VALUES ($1, 'old one', now()), ($1, 'old two', now())", [dealId]);
-    await db.transaction((tx) =>
-      writeDcaRecords(tx, [{ automationId: 1, records: [{ type: 'deal_event', dealId, message: 'new one', at: 0 }, { type: 'deal_event', dealId, message: 'new two', at: 0 }] }]),
-    );
-    const lines = (await new SqlDcaRepository(db).dealEvents(dealId)).map((event) => event.message);
-    assert.deepEqual(lines, ['old one', 'old two', 'new one', 'new two']);
+    await db.query("INSERT INTO dca_deal_events (deal_id, messages, created_at) VALUES ($1, ARRAY['new one', 'new two'], now())", [dealId]);
+    assert.deepEqual(await lines(dealId), ['old one', 'old two', 'new one', 'new two']);
   });
 });
 

@@ -1,20 +1,23 @@
 /**
  * The contract of the DCA deals store, as the DCA bot kind's records fill it: the SQL store (its
  * record writer inside the engine's batch) and the in-memory store of backtests (its record sink).
- * A setup gives a store, the way to write a batch of records, and a new user with two accounts and
- * two bots (automation ids) to refer to; deal ids must be new to the store.
+ * A setup gives a store, the way to write a batch of records and to log a bot's lines (as the
+ * engine stores them, before the batch's records), and a new user with two accounts and two bots
+ * (automation ids) to refer to; deal ids must be new to the store.
  */
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { dealSettings } from '../domain/dca-bot/test-support/fixtures.ts';
 import { type Deal, newDeal } from '../domain/dca-bot/deal.ts';
-import type { DcaRecord } from '../domain/dca-bot/step-output.ts';
+import { type DcaRecord, dealLinePrefix } from '../domain/dca-bot/step-output.ts';
 import type { KindRecords } from '../engine/engine-store.ts';
 import type { DcaStore, DealFilter } from '../services/deals.service.ts';
 
 export interface DcaStoreSubject {
   store: DcaStore;
   write(batch: KindRecords): Promise<void>;
+  /** Logs lines of a bot, each at its time, as a batch of the engine logs them. */
+  log(botId: number, lines: Array<{ message: string; at: number }>): Promise<void>;
   userId: number;
   accountIds: [number, number];
   botIds: [number, number];
@@ -46,11 +49,18 @@ export function dcaDealsContract(name: string, setup: () => Promise<DcaStoreSubj
     const filter = (changes: Partial<DealFilter> = {}): DealFilter => ({ userId: subject.userId, order: 'created_at', direction: 'asc', limit: 100, offset: 0, ...changes });
     const ids = (deals: Array<{ deal: Deal }>) => deals.map((stored) => stored.deal.id - subject.dealIdBase);
 
-    it('keeps the latest snapshot of each deal and its log (its lines, not its milestones)', async () => {
-      await write([record(deal(1)), { type: 'deal_event', dealId: subject.dealIdBase + 1, message: 'Base order placed', at: T0 } as DcaRecord]);
+    /** A deal's line as its bot logs it. */
+    const line = (k: number, message: string, at = T0) => ({ message: `${dealLinePrefix('USDT_ETH', subject.dealIdBase + k)}${message}`, at });
+    const log = (lines: Array<{ message: string; at: number }>, bot = 0) => subject.log(subject.botIds[bot]!, lines);
+    const dealLog = async (k: number) =>
+      (await store.dealEvents(subject.dealIdBase + k)).map((event) => `${event.message}${event.createdAt.getTime() === T0 ? '' : '+'}`);
+
+    it("keeps the latest snapshot of each deal, and reads its log (its lines in the bot's, not its milestones)", async () => {
+      await log([line(1, 'Base order placed')]);
+      await write([record(deal(1, { createdAt: T0 }))]);
+      await log([line(1, 'Completed', T0 + DAY)]);
       await write([
-        record(closed(1, 'completed', '2.5', T0 + DAY)),
-        { type: 'deal_event', dealId: subject.dealIdBase + 1, message: 'Completed', at: T0 + DAY },
+        record(closed(1, 'completed', '2.5', T0 + DAY, { createdAt: T0 })),
         // Milestones are for notifications; the deal's log keeps only its lines.
         { type: 'deal_milestone', dealId: subject.dealIdBase + 1, milestone: 'closed', safetyOrders: 0, status: 'completed', at: T0 + DAY },
       ]);
@@ -59,15 +69,17 @@ export function dcaDealsContract(name: string, setup: () => Promise<DcaStoreSubj
       assert.deepEqual({ ...found, deal: undefined }, { deal: undefined, botId: subject.botIds[0], botName: 'bot 0', accountId: subject.accountIds[0], userId: subject.userId });
       assert.deepEqual((await store.dealEvents(subject.dealIdBase + 1)).map((event) => [event.message, event.createdAt.getTime()]), [['Base order placed', T0], ['Completed', T0 + DAY]]);
       assert.equal(await store.findDeal(subject.dealIdBase + 99), undefined);
+      assert.deepEqual(await store.dealEvents(subject.dealIdBase + 99), []);
     });
 
-    it("keeps each deal's log lines of one batch in the order logged, beside another deal's", async () => {
-      const line = (k: number, message: string, at = T0): DcaRecord => ({ type: 'deal_event', dealId: subject.dealIdBase + k, message, at });
-      await write([record(deal(3)), record(deal(4)), line(3, 'a'), line(4, 'x'), line(3, 'b'), line(3, 'c', T0 + DAY), line(4, 'y')]);
-      await write([line(3, 'd')]);
-      const log = async (k: number) => (await store.dealEvents(subject.dealIdBase + k)).map((event) => `${event.message}${event.createdAt.getTime() === T0 ? '' : '+'}`);
-      assert.deepEqual(await log(3), ['a', 'b', 'c+', 'd']);
-      assert.deepEqual(await log(4), ['x', 'y']);
+    it("reads each deal's lines in the order logged, apart from other deals' and the bot's own", async () => {
+      await log([{ message: 'Bot started', at: T0 }, line(3, 'a'), line(4, 'x'), line(3, 'b'), line(3, 'c', T0 + DAY), line(4, 'y')]);
+      await write([record(deal(3, { createdAt: T0 })), record(deal(4, { createdAt: T0 })), record(deal(34, { createdAt: T0 }))]);
+      await log([line(3, 'd', T0 + DAY), line(34, 'other')]);
+      await log([line(3, 'the other bot’s')], 1);
+      assert.deepEqual(await dealLog(3), ['a', 'b', 'c+', 'd+']);
+      assert.deepEqual(await dealLog(4), ['x', 'y']);
+      assert.deepEqual(await dealLog(34), ['other']);
     });
 
     it('lists deals by user, bot, account, period, scope and currency, sorted and paged', async () => {

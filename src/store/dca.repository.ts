@@ -9,7 +9,7 @@ import type { DcaStore, DealFilter, ProfitFilter, ProfitSum, StoredDeal } from '
 import type { KindRecords } from '../engine/engine-store.ts';
 import { dec } from '../shared/decimal.ts';
 import type { Sql } from './database.ts';
-import { columns, slices } from './unnest.ts';
+import { columns } from './unnest.ts';
 
 interface DealRow {
   bot_id: string | number;
@@ -41,65 +41,44 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<void> {
   const latest = new Map<number, DealRecord & { botId: number }>();
-  // A deal's messages at one time, in the order logged, become one row.
-  const events = new Map<string, { dealId: number; at: number; messages: string[] }>();
   for (const { automationId, records } of batch) {
-    for (const record of records as DcaRecord[]) {
-      if (record.type === 'deal') latest.set(record.deal.id, { ...record, botId: automationId });
-      else if (record.type === 'deal_event') {
-        const key = `${record.dealId} ${record.at}`;
-        let row = events.get(key);
-        if (!row) events.set(key, (row = { dealId: record.dealId, at: record.at, messages: [] }));
-        row.messages.push(record.message);
-      }
-    }
+    for (const record of records as DcaRecord[]) if (record.type === 'deal') latest.set(record.deal.id, { ...record, botId: automationId });
   }
-  if (latest.size > 0) {
-    const rows = [...latest.values()].map(({ deal, botId, botName, accountId, userId }) => {
-      // The settings have a column of their own, after the text (migration 0089).
-      const { settings, ...moving } = deal;
-      return [
-        deal.id, botId, botName, accountId, userId, deal.pair, deal.base, deal.quote, deal.status, deal.closedAt !== null,
-        settings.profitCurrency === 'base_currency' ? deal.base : deal.quote, deal.finalProfit, percentage(deal),
-        deal.usdProfit, deal.btcProfit, deal.note, new Date(deal.createdAt), new Date(deal.updatedAt), iso(deal.closedAt),
-        JSON.stringify(moving), JSON.stringify(settings),
-      ];
-    });
-    // Updated where stored and inserted where not, as the journal is: an upsert locks each stored
-    // row before updating it, a WAL record of its own.
-    await sql.write(
-      `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
-         $8::text[], $9::text[], $10::boolean[], $11::text[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[],
-         $16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[])
-         AS c (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency, final_profit,
-           final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data, settings)),
-       updated AS (
-         UPDATE dca_deals d SET bot_name = c.bot_name, status = c.status, finished = c.finished,
-           profit_currency = c.profit_currency, final_profit = c.final_profit,
-           final_profit_percentage = c.final_profit_percentage, usd_final_profit = c.usd_final_profit,
-           btc_final_profit = c.btc_final_profit, note = c.note, updated_at = c.updated_at, closed_at = c.closed_at, data = c.data,
-           settings = c.settings
-         FROM c WHERE d.id = c.id RETURNING d.id
-       )
-       INSERT INTO dca_deals (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency,
-         final_profit, final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data, settings)
-       SELECT * FROM c WHERE c.id NOT IN (SELECT id FROM updated)`,
-      columns(rows, 21),
-    );
-  }
-  if (events.size > 0) {
-    const rows = [...events.values()];
-    const messages = slices(rows.map((row) => row.messages));
-    await sql.write(
-      `INSERT INTO dca_deal_events (deal_id, messages, created_at)
-       SELECT e.deal_id, ($5::text[])[e.first:e.last], e.created_at
-       FROM unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[]) AS e (deal_id, first, last, created_at)`,
-      [
-        ...columns(rows.map((row, index) => [row.dealId, ...messages.bounds[index]!, new Date(row.at)]), 4),
-        messages.all,
-      ],
-    );
-  }
+  if (latest.size === 0) return;
+  const rows = [...latest.values()].map(({ deal, botId, botName, accountId, userId }) => {
+    // The settings have a column of their own, after the text (migration 0089).
+    const { settings, ...moving } = deal;
+    return [
+      deal.id, botId, botName, accountId, userId, deal.pair, deal.base, deal.quote, deal.status, deal.closedAt !== null,
+      settings.profitCurrency === 'base_currency' ? deal.base : deal.quote, deal.finalProfit, percentage(deal),
+      deal.usdProfit, deal.btcProfit, deal.note, new Date(deal.createdAt), new Date(deal.updatedAt), iso(deal.closedAt),
+      JSON.stringify(moving), JSON.stringify(settings),
+    ];
+  });
+  // Updated where stored and inserted where not, as the journal is: an upsert locks each stored
+  // row before updating it, a WAL record of its own. A new deal's lines are in its bot's event rows
+  // after the last one logged before it began (the batch's own rows are written before this).
+  await sql.write(
+    `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
+       $8::text[], $9::text[], $10::boolean[], $11::text[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[],
+       $16::text[], $17::timestamptz[], $18::timestamptz[], $19::timestamptz[], $20::text[], $21::text[])
+       AS c (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency, final_profit,
+         final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data, settings)),
+     updated AS (
+       UPDATE dca_deals d SET bot_name = c.bot_name, status = c.status, finished = c.finished,
+         profit_currency = c.profit_currency, final_profit = c.final_profit,
+         final_profit_percentage = c.final_profit_percentage, usd_final_profit = c.usd_final_profit,
+         btc_final_profit = c.btc_final_profit, note = c.note, updated_at = c.updated_at, closed_at = c.closed_at, data = c.data,
+         settings = c.settings
+       FROM c WHERE d.id = c.id RETURNING d.id
+     )
+     INSERT INTO dca_deals (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency,
+       final_profit, final_profit_percentage, usd_final_profit, btc_final_profit, note, created_at, updated_at, closed_at, data, settings,
+       log_after)
+     SELECT c.*, coalesce((SELECT max(e.id) FROM automation_events e WHERE e.automation_id = c.bot_id AND e.created_at < c.created_at), 0)
+     FROM c WHERE c.id NOT IN (SELECT id FROM updated)`,
+    columns(rows, 21),
+  );
 }
 
 function percentage(deal: Deal): string | null {
@@ -187,11 +166,23 @@ export class SqlDcaRepository implements DcaStore {
     return rows[0] && toStored(rows[0]);
   }
 
+  /**
+   * The deal's lines from its bot's event rows (without the deal's pair and id that lead them
+   * there), or from `dca_deal_events` once the bot is removed (and in rows written before 0090).
+   */
   async dealEvents(dealId: number): Promise<Array<{ message: string; createdAt: Date }>> {
     const rows = await this.sql.query<{ message: string; created_at: Date }>(
-      `SELECT coalesce(m.message, e.message) AS message, e.created_at FROM dca_deal_events e
-         LEFT JOIN LATERAL unnest(e.messages) WITH ORDINALITY AS m (message, n) ON true
-       WHERE e.deal_id = $1 ORDER BY e.id, m.n`,
+      `SELECT message, created_at FROM (
+         SELECT coalesce(m.message, e.message) AS message, e.created_at, 0 AS source, e.id AS row_id, m.n
+         FROM dca_deal_events e LEFT JOIN LATERAL unnest(e.messages) WITH ORDINALITY AS m (message, n) ON true
+         WHERE e.deal_id = $1
+         UNION ALL
+         SELECT substr(m.message, length(p.prefix) + 1), e.created_at, 1, e.id, m.n
+         FROM dca_deals d CROSS JOIN LATERAL (SELECT d.pair || ' deal #' || d.id || ': ' AS prefix) p
+           JOIN automation_events e ON e.automation_id = d.bot_id AND e.id > d.log_after
+           CROSS JOIN LATERAL unnest(e.messages) WITH ORDINALITY AS m (message, n)
+         WHERE d.id = $1 AND starts_with(m.message, p.prefix)
+       ) lines ORDER BY source, row_id, n`,
       [dealId],
     );
     return rows.map((row) => ({ message: row.message, createdAt: new Date(row.created_at) }));

@@ -1,7 +1,7 @@
 /**
- * What one step of a DCA bot produces: commands, log lines and records. Deal log lines go to the
- * bot's log and to the deal's own (its bot_events); every deal the step changed is written as a
- * snapshot record once, at the end of the step. Milestones (a deal opened, a safety order filled,
+ * What one step of a DCA bot produces: commands, log lines and records. A deal's log lines go to
+ * the bot's log, led by `dealLinePrefix`: the deal's own log (its bot_events) is read from there;
+ * every deal the step changed is written as a snapshot record once, at the end of the step. Milestones (a deal opened, a safety order filled,
  * a deal closed) are records of their own, so readers (notifications) need not parse log text.
  */
 import type { Command, LogEvent, PlaceOrder } from '../automation.ts';
@@ -13,13 +13,6 @@ export interface DealRecord {
   botName: string;
   accountId: number;
   userId: number;
-}
-
-export interface DealEventRecord {
-  type: 'deal_event';
-  dealId: number;
-  message: string;
-  at: number;
 }
 
 export type DealMilestone = 'opened' | 'safety_order_filled' | 'closed';
@@ -35,7 +28,10 @@ export interface DealMilestoneRecord {
   at: number;
 }
 
-export type DcaRecord = DealRecord | DealEventRecord | DealMilestoneRecord;
+export type DcaRecord = DealRecord | DealMilestoneRecord;
+
+/** What leads a deal's lines in its bot's log; the stores read the deal's own log by it. */
+export const dealLinePrefix = (pair: string, dealId: number): string => `${pair} deal #${dealId}: `;
 
 export class StepOutput {
   readonly commands: Command[] = [];
@@ -70,8 +66,7 @@ export class StepOutput {
   }
 
   dealLog(deal: Deal, message: string): void {
-    this.events.push({ message: `${deal.pair} deal #${deal.id}: ${message}`, at: this.now });
-    this.records.push({ type: 'deal_event', dealId: deal.id, message, at: this.nowMs });
+    this.events.push({ message: `${dealLinePrefix(deal.pair, deal.id)}${message}`, at: this.now });
     this.touch(deal);
   }
 

@@ -1,9 +1,10 @@
 /**
  * DCA deals in memory, for backtests: the DCA kind's record sink (the latest snapshot of every
- * deal, and its log) and the DcaStore the services read, with the SQL store's filters and order.
+ * deal) and the DcaStore the services read, with the SQL store's filters and order. A deal's log is
+ * read from its bot's, as the SQL store reads it.
  */
 import type { Deal } from '../../domain/dca-bot/deal.ts';
-import type { DcaRecord } from '../../domain/dca-bot/step-output.ts';
+import { type DcaRecord, dealLinePrefix } from '../../domain/dca-bot/step-output.ts';
 import type { KindRecords } from '../../engine/engine-store.ts';
 import type { DcaStore, DealFilter, ProfitFilter, ProfitSum, StoredDeal } from '../../services/deals.service.ts';
 import { dec } from '../../shared/decimal.ts';
@@ -20,8 +21,10 @@ const SCOPES = new Map<string, (deal: Deal) => boolean>([
 
 export class MemoryDcaStore implements DcaStore {
   private readonly deals = new Map<number, StoredDeal>();
-  private readonly dealLog = new Map<number, Array<{ message: string; createdAt: Date }>>();
   private readonly blacklists = new Map<number, string[]>();
+
+  /** `botLog`: a bot's log lines, oldest first (the engine store's). */
+  constructor(private readonly botLog: (botId: number) => Promise<Array<{ message: string; createdAt: Date }>>) {}
 
   readonly write = (batch: KindRecords): void => {
     for (const { automationId, records } of batch) {
@@ -29,10 +32,6 @@ export class MemoryDcaStore implements DcaStore {
         if (record.type === 'deal') {
           const { deal, botName, accountId, userId } = record;
           this.deals.set(deal.id, { deal, botId: automationId, botName, accountId, userId });
-        } else if (record.type === 'deal_event') {
-          let log = this.dealLog.get(record.dealId);
-          if (!log) this.dealLog.set(record.dealId, (log = []));
-          log.push({ message: record.message, createdAt: new Date(record.at) });
         }
       }
     }
@@ -68,7 +67,12 @@ export class MemoryDcaStore implements DcaStore {
   }
 
   async dealEvents(dealId: number): Promise<Array<{ message: string; createdAt: Date }>> {
-    return [...(this.dealLog.get(dealId) ?? [])];
+    const stored = this.deals.get(dealId);
+    if (!stored) return [];
+    const prefix = dealLinePrefix(stored.deal.pair, dealId);
+    return (await this.botLog(stored.botId))
+      .filter((line) => line.message.startsWith(prefix))
+      .map((line) => ({ message: line.message.slice(prefix.length), createdAt: line.createdAt }));
   }
 
   async profitSums(filter: ProfitFilter): Promise<ProfitSum[]> {
