@@ -64,7 +64,11 @@ export interface ProfitSum {
   count: number;
 }
 
-/** The storage the DCA services use. */
+/**
+ * The storage the DCA services use. A stored deal's columns (status, times, note, profits) are its
+ * latest; the deal itself may be as it was at its last change of status while it is active (the
+ * SQL store rewrites it then and when it ends): its bot's state has the active deal as it is.
+ */
 export interface DcaStore {
   listDeals(filter: DealFilter): Promise<StoredDeal[]>;
   findDeal(id: number): Promise<StoredDeal | undefined>;

@@ -129,3 +129,26 @@ describe("SqlDcaRepository: a deal's settings in a column of their own", () => {
     }
   });
 });
+
+describe('SqlDcaRepository: an active deal rewritten', () => {
+  it('keeps its text from its last change of status until it ends, with its columns current', async () => {
+    const db = await (database ??= openTestDatabase());
+    const [user] = await db.query<{ id: number }>(`INSERT INTO users (name) VALUES ('dca-' || gen_random_uuid()) RETURNING id`);
+    const [account] = await db.query<{ id: number }>(`INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id`, [user!.id]);
+    const [last] = await db.query<{ id: string | null }>('SELECT max(id) AS id FROM dca_deals');
+    const at = Date.UTC(2024, 0, 1);
+    const opened = newDeal({ id: Number(last?.id ?? 0) + 1, no: 1, pair: 'USDT_ETH', base: 'ETH', quote: 'USDT', settings: dealSettings(), at });
+    const write = (deal: Deal) =>
+      db.transaction((tx) => writeDcaRecords(tx, [{ automationId: 1, records: [{ type: 'deal', deal, botName: 'bot', accountId: Number(account!.id), userId: Number(user!.id) }] }]));
+    const stored = async () => {
+      const [row] = await db.query<{ status: string; updated_at: Date; data: string }>('SELECT status, updated_at, data FROM dca_deals WHERE id = $1', [opened.id]);
+      return { status: row!.status, updatedAt: new Date(row!.updated_at).getTime(), safetyCompleted: (JSON.parse(row!.data) as Deal).safetyCompleted };
+    };
+    await write({ ...opened, status: 'bought', updatedAt: at + 1 });
+    await write({ ...opened, status: 'bought', safetyCompleted: 1, updatedAt: at + 2 });
+    assert.deepEqual(await stored(), { status: 'bought', updatedAt: at + 2, safetyCompleted: 0 });
+    await write({ ...opened, status: 'completed', safetyCompleted: 2, updatedAt: at + 3, closedAt: at + 3, finalProfit: '1' });
+    assert.deepEqual(await stored(), { status: 'completed', updatedAt: at + 3, safetyCompleted: 2 });
+  });
+});
+

@@ -56,8 +56,10 @@ export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<voi
     ];
   });
   // Updated where stored and inserted where not, as the journal is: an upsert locks each stored
-  // row before updating it, a WAL record of its own. A new deal's lines are in its bot's event rows
-  // after the last one logged before it began (the batch's own rows are written before this).
+  // row before updating it, a WAL record of its own. An active deal's text is rewritten only when
+  // its status moves: readers take an active deal from its bot's state (DealsService.view), and an
+  // unchanged text is left out of the update's log record. A new deal's lines are in its bot's
+  // event rows after the last one logged before it began (the batch's own rows are written first).
   await sql.write(
     `WITH c AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
        $8::text[], $9::text[], $10::boolean[], $11::text[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[],
@@ -68,8 +70,8 @@ export async function writeDcaRecords(sql: Sql, batch: KindRecords): Promise<voi
        UPDATE dca_deals d SET bot_name = c.bot_name, status = c.status, finished = c.finished,
          profit_currency = c.profit_currency, final_profit = c.final_profit,
          final_profit_percentage = c.final_profit_percentage, usd_final_profit = c.usd_final_profit,
-         btc_final_profit = c.btc_final_profit, note = c.note, updated_at = c.updated_at, closed_at = c.closed_at, data = c.data,
-         settings = c.settings
+         btc_final_profit = c.btc_final_profit, note = c.note, updated_at = c.updated_at, closed_at = c.closed_at,
+         data = CASE WHEN c.finished OR c.status <> d.status THEN c.data ELSE d.data END, settings = c.settings
        FROM c WHERE d.id = c.id RETURNING d.id
      )
      INSERT INTO dca_deals (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency,

@@ -1,8 +1,9 @@
 /**
  * What one step of a DCA bot produces: commands, log lines and records. A deal's log lines go to
- * the bot's log, led by `dealLinePrefix`: the deal's own log (its bot_events) is read from there;
- * every deal the step changed is written as a snapshot record once, at the end of the step. Milestones (a deal opened, a safety order filled,
- * a deal closed) are records of their own, so readers (notifications) need not parse log text.
+ * the bot's log, led by `dealLinePrefix`: the deal's own log (its bot_events) is read from there.
+ * Every deal the step changed is written as a snapshot record once, at the end of the step.
+ * Milestones (a deal opened, a safety order filled, a deal closed) are records of their own, so
+ * readers (notifications) need not parse log text.
  */
 import type { Command, LogEvent, PlaceOrder } from '../automation.ts';
 import { copyDeal, type Deal } from './deal.ts';
