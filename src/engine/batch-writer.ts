@@ -55,10 +55,12 @@ export class BatchWriter {
   private ids: number[] = [];
   private nextIndex = 0;
   /**
-   * The most ids one batch took: so many more are kept at hand before a batch takes its inputs,
-   * since a batch that must reserve ids after taking them cannot place its resting orders at once.
+   * The most ids one batch took (its steps' and its journal's, over all its rounds): so many more
+   * are kept at hand before a batch takes its inputs, since a batch that must reserve ids after
+   * taking them cannot place its resting orders at once.
    */
   private peak = 0;
+  private takenInBatch = 0;
   private readonly snapshots = new StateSnapshots();
 
   constructor(
@@ -69,6 +71,11 @@ export class BatchWriter {
     /** Present when quiet tick steps are stored later (one engine over a store that logs ticks). */
     readonly deferred?: DeferredChanges,
   ) {}
+
+  /** The most ids a batch took yet. */
+  get largestBatch(): number {
+    return this.peak;
+  }
 
   /** True when fewer than `needed` ids (and the reserve for the steps of a batch) are at hand. */
   needsIds(needed = this.peak): boolean {
@@ -88,6 +95,7 @@ export class BatchWriter {
     const id = this.ids[this.nextIndex];
     if (id === undefined) throw new Error('The engine ran out of reserved ids in one batch');
     this.nextIndex += 1;
+    this.takenInBatch += 1;
     return id;
   }
 
@@ -135,7 +143,6 @@ export class BatchWriter {
   /** Journals the batch's orders and cancellations and returns what to send, in command order. */
   journal(pending: readonly PendingCommand[], now: Date): Send[] {
     const sends: Send[] = [];
-    const before = this.nextIndex;
     for (const { live, command } of pending) {
       const { id: automationId, accountId } = live.automation;
       const clientId = clientOrderId(live.kind.orderIdPrefix, automationId, command.key);
@@ -155,7 +162,6 @@ export class BatchWriter {
       this.placed.push(entry);
       sends.push({ type: 'place', entry, request: requestFrom(entry, command) });
     }
-    this.peak = Math.max(this.peak, this.nextIndex - before);
     return sends;
   }
 
@@ -221,6 +227,8 @@ export class BatchWriter {
       accountId: automation.accountId,
     }));
     const log = this.deferred?.take(this.dirty, at, now, () => this.nextId());
+    this.peak = Math.max(this.peak, this.takenInBatch);
+    this.takenInBatch = 0;
     const entries = [...this.orders];
     const batch: EngineBatch = {
       automations: [...this.dirty.values()].map(({ automation, kind }) => {

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { EngineInput, StepResult } from '../domain/automation.ts';
+import { PAPER_MARKETS } from '../exchanges/paper/paper-markets.ts';
+import { PaperVenue } from '../exchanges/paper/paper-venue.ts';
+import { ManualFeed } from '../market-data/manual-feed.ts';
+import { dec } from '../shared/decimal.ts';
+import { MemoryEngineStore } from '../store/memory/memory-engine-store.ts';
+import { MemoryPaperStore } from '../store/memory/memory-paper-store.ts';
+import type { AutomationKind } from './automation-kind.ts';
+import type { EngineBatch } from './engine-store.ts';
+import { Engine } from './engine.ts';
+import { PaperTrading } from './paper-trading.ts';
+
+/** Places one limit buy below the first price it hears. */
+const buyerKind: AutomationKind<{ placed: boolean }, { type: 'start' }> = {
+  name: 'buyer_test',
+  orderIdPrefix: 'u',
+  step(state, input: EngineInput | { type: 'start' }): StepResult<{ placed: boolean }> {
+    const result: StepResult<{ placed: boolean }> = { state, commands: [], events: [], records: [] };
+    if (input.type !== 'tick' || state.placed) return result;
+    result.state = { placed: true };
+    result.commands.push({ type: 'place_order', key: 'b', pair: 'USDT_BTC', side: 'buy', orderType: 'limit', amount: dec('0.001'), price: input.price.minus(1000), role: 'entry' });
+    return result;
+  },
+  watches: (state) => (state.placed ? [] : [{ pair: 'USDT_BTC', above: dec(0) }]),
+  isRunning: () => true,
+  toJson: (state) => state,
+  fromJson: (json) => json as { placed: boolean },
+};
+
+/** Notes the status each journal row is first stored with. */
+class NotingStore extends MemoryEngineStore {
+  readonly firstStatus = new Map<string, string>();
+
+  override async save(batch: EngineBatch): Promise<void> {
+    for (const order of batch.orders) if (!this.firstStatus.has(order.clientOrderId)) this.firstStatus.set(order.clientOrderId, order.status);
+    await super.save(batch);
+  }
+}
+
+const at = new Date(Date.UTC(2024, 0, 1));
+
+async function startProcess() {
+  const store = new NotingStore();
+  const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new MemoryPaperStore(), new ManualFeed());
+  const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
+  const engine: Engine = new Engine({
+    store,
+    companion,
+    exchangeFor: (accountId) => paper.exchange(accountId),
+    batchOrders: (work) => paper.batch(work),
+    clock: () => at,
+    logger: { warn: () => {}, error: (object) => assert.fail(JSON.stringify(object)) },
+    kinds: [buyerKind],
+  });
+  await engine.start();
+  await paper.start(() => engine.settled());
+  const accountId = 1;
+  await paper.openAccount(accountId, [
+    { currency: 'USDT', free: dec('100000'), locked: dec(0) },
+    { currency: 'BTC', free: dec('1'), locked: dec(0) },
+  ]);
+  /** Applies the prices as one batch of ticks, as a feed hands over those that came together. */
+  const ticks = async (...prices: string[]) => {
+    await paper.applyTicks(prices.map((price) => ({ pair: 'USDT_BTC', price: dec(price), at })));
+    await engine.settled();
+  };
+  const stop = async () => {
+    await paper.stop();
+    await engine.stop();
+  };
+  return { store, engine, accountId, ticks, stop };
+}
+
+describe('A batch of the engine', () => {
+  it('has ids at hand for one order of every automation the engine runs: a batch larger than any before still places its orders at once', async () => {
+    const p = await startProcess();
+    // More than a block of ids (1,024) less the low water mark (256): the engine had reserved only those.
+    const bots = 900;
+    for (let n = 0; n < bots; n += 1) await p.engine.create(buyerKind, { userId: 1, accountId: p.accountId, state: { placed: false } }, { type: 'start' });
+    await p.ticks('60000');
+    // Placed in memory while the batch was put together, so first stored open, never pending.
+    assert.equal(p.store.firstStatus.size, bots);
+    assert.deepEqual(new Set(p.store.firstStatus.values()), new Set(['open']));
+    await p.stop();
+  });
+});
