@@ -29,6 +29,31 @@ const buyerKind: AutomationKind<{ placed: boolean }, { type: 'start' }> = {
   fromJson: (json) => json as { placed: boolean },
 };
 
+/** A trailing stop: follows the highest price, sells at market 5 % below it. */
+interface TrailState {
+  high: string;
+  sold: boolean;
+}
+
+const trailKind: AutomationKind<TrailState, { type: 'start' }> = {
+  name: 'trail_test',
+  orderIdPrefix: 'y',
+  step(state, input: EngineInput | { type: 'start' }): StepResult<TrailState> {
+    const result: StepResult<TrailState> = { state, commands: [], events: [], records: [] };
+    if (input.type !== 'tick' || state.sold) return result;
+    if (input.price.gt(state.high)) result.state = { ...state, high: input.price.toFixed() };
+    else if (input.price.lte(dec(state.high).times('0.95'))) {
+      result.state = { ...state, sold: true };
+      result.commands.push({ type: 'place_order', key: 's', pair: 'USDT_BTC', side: 'sell', orderType: 'market', amount: dec('0.001'), role: 'exit' });
+    }
+    return result;
+  },
+  watches: (state) => (state.sold ? [] : [{ pair: 'USDT_BTC', above: dec(state.high), below: dec(state.high).times('0.95') }]),
+  isRunning: () => true,
+  toJson: (state) => state,
+  fromJson: (json) => json as TrailState,
+};
+
 /** Notes the status each journal row is first stored with. */
 class NotingStore extends MemoryEngineStore {
   readonly firstStatus = new Map<string, string>();
@@ -52,7 +77,7 @@ async function startProcess() {
     batchOrders: (work) => paper.batch(work),
     clock: () => at,
     logger: { warn: () => {}, error: (object) => assert.fail(JSON.stringify(object)) },
-    kinds: [buyerKind],
+    kinds: [buyerKind, trailKind],
   });
   await engine.start();
   await paper.start(() => engine.settled());
@@ -83,6 +108,16 @@ describe('A batch of the engine', () => {
     // Placed in memory while the batch was put together, so first stored open, never pending.
     assert.equal(p.store.firstStatus.size, bots);
     assert.deepEqual(new Set(p.store.firstStatus.values()), new Set(['open']));
+    await p.stop();
+  });
+
+  it('steps an automation a tick woke before the next tick of the batch, which finds it by the band that step left', async () => {
+    const p = await startProcess();
+    const trail = await p.engine.create(trailKind, { userId: 1, accountId: p.accountId, state: { high: '60000', sold: false } }, { type: 'start' });
+    // 66,000 raises its stop to 62,700; 61,000 is inside the band it watched before, below the one after.
+    await p.ticks('66000', '61000');
+    assert.deepEqual((await p.engine.get(trailKind, trail.id))!.state, { high: '66000', sold: true });
+    assert.deepEqual((await p.engine.orders(trail.id)).map((order) => [order.key, order.status]), [['s', 'filled']]);
     await p.stop();
   });
 });

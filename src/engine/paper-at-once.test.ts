@@ -84,6 +84,45 @@ const churnerKind: AutomationKind<ChurnerState, { type: 'start' }> = {
   fromJson: (json) => json as ChurnerState,
 };
 
+/**
+ * Buys below the first price it hears and sells what it bought at once below the market when the
+ * buy fills; notes in `ladderLog` what it heard. `watchesAlways`: it hears every tick, like a
+ * SmartTrade trailing the price, where the other stops watching once its buy is placed.
+ */
+interface LadderState {
+  name: string;
+  watchesAlways: boolean;
+  status: 'new' | 'buying' | 'selling' | 'done';
+}
+
+const ladderLog: string[] = [];
+
+const ladderKind: AutomationKind<LadderState, { type: 'start' }> = {
+  name: 'ladder_test',
+  orderIdPrefix: 'l',
+  step(state, input: EngineInput | { type: 'start' }): StepResult<LadderState, never> {
+    const result: StepResult<LadderState, never> = { state, commands: [], events: [], records: [] };
+    if (input.type === 'tick') {
+      ladderLog.push(`${state.name} tick`);
+      if (state.status !== 'new') return result;
+      result.state = { ...state, status: 'buying' };
+      result.commands.push({ type: 'place_order', key: 'b', pair: 'USDT_BTC', side: 'buy', orderType: 'limit', amount: dec('0.001'), price: input.price.minus(100), role: 'entry' });
+    } else if (input.type === 'fill') {
+      ladderLog.push(`${state.name} ${input.side === 'buy' ? 'bought' : 'sold'}`);
+      if (input.side === 'sell') result.state = { ...state, status: 'done' };
+      else {
+        result.state = { ...state, status: 'selling' };
+        result.commands.push({ type: 'place_order', key: 's', pair: 'USDT_BTC', side: 'sell', orderType: 'limit', amount: dec('0.0009'), price: input.price.minus(1000), role: 'exit' });
+      }
+    }
+    return result;
+  },
+  watches: (state) => (state.watchesAlways || state.status === 'new' ? [{ pair: 'USDT_BTC', above: dec(0) }] : []),
+  isRunning: (state) => state.status !== 'done',
+  toJson: (state) => state,
+  fromJson: (json) => json as LadderState,
+};
+
 /** The real store, noting the automations and the journal rows (with their status) of each batch it stores. */
 class NotingStore extends SqlEngineRepository {
   readonly batches: Array<{ automations: number[]; rows: Array<[string, string, boolean]> }> = [];
@@ -111,7 +150,7 @@ describe('Paper orders placed and cancelled by the batch', () => {
   after(() => db.close());
 
   async function startProcess(store: EngineStore) {
-    const p = await startPaperEngine(db, userId, store, { kinds: [cancellerKind, churnerKind], at, storeThrough: true });
+    const p = await startPaperEngine(db, userId, store, { kinds: [cancellerKind, churnerKind, ladderKind], at, storeThrough: true });
     const createCanceller = (poisoned = false) =>
       p.engine.create(cancellerKind, { userId, accountId: p.accountId, state: { poisoned, status: 'watching' } }, { type: 'start' });
     return { ...p, createCanceller };
@@ -162,4 +201,17 @@ describe('Paper orders placed and cancelled by the batch', () => {
     await p.stop();
   });
 
+  it('places what the fills of a tick caused before stepping the automations the tick woke, each hearing its inputs in order', async () => {
+    const p = await startProcess(new SqlEngineRepository(db));
+    for (const [name, watchesAlways] of [['filled', false], ['trailing', true]] as const) {
+      await p.engine.create(ladderKind, { userId, accountId: p.accountId, state: { name, watchesAlways, status: 'new' } }, { type: 'start' });
+    }
+    await p.tick('60000');
+    ladderLog.length = 0;
+    // Fills both buys; each sells at once, below the market, and hears its sale in the same batch.
+    await p.tick('59800');
+    assert.deepEqual(ladderLog, ['filled bought', 'filled sold', 'trailing tick', 'trailing bought', 'trailing sold']);
+    assert.deepEqual(await p.openOrders(), []);
+    await p.stop();
+  });
 });
