@@ -11,6 +11,7 @@ import type { AutomationKind } from './automation-kind.ts';
 import type { EngineBatch } from './engine-store.ts';
 import { Engine } from './engine.ts';
 import { PaperTrading } from './paper-trading.ts';
+import { trailKind } from '../../test/support/trail-kind.ts';
 
 /** Places one limit buy below the first price it hears. */
 const buyerKind: AutomationKind<{ placed: boolean }, { type: 'start' }> = {
@@ -27,31 +28,6 @@ const buyerKind: AutomationKind<{ placed: boolean }, { type: 'start' }> = {
   isRunning: () => true,
   toJson: (state) => state,
   fromJson: (json) => json as { placed: boolean },
-};
-
-/** A trailing stop: follows the highest price, sells at market 5 % below it. */
-interface TrailState {
-  high: string;
-  sold: boolean;
-}
-
-const trailKind: AutomationKind<TrailState, { type: 'start' }> = {
-  name: 'trail_test',
-  orderIdPrefix: 'y',
-  step(state, input: EngineInput | { type: 'start' }): StepResult<TrailState> {
-    const result: StepResult<TrailState> = { state, commands: [], events: [], records: [] };
-    if (input.type !== 'tick' || state.sold) return result;
-    if (input.price.gt(state.high)) result.state = { ...state, high: input.price.toFixed() };
-    else if (input.price.lte(dec(state.high).times('0.95'))) {
-      result.state = { ...state, sold: true };
-      result.commands.push({ type: 'place_order', key: 's', pair: 'USDT_BTC', side: 'sell', orderType: 'market', amount: dec('0.001'), role: 'exit' });
-    }
-    return result;
-  },
-  watches: (state) => (state.sold ? [] : [{ pair: 'USDT_BTC', above: dec(state.high), below: dec(state.high).times('0.95') }]),
-  isRunning: () => true,
-  toJson: (state) => state,
-  fromJson: (json) => json as TrailState,
 };
 
 /** Notes the status each journal row is first stored with. */

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { EngineInput, StepResult } from '../domain/automation.ts';
 import { PAPER_MARKETS } from '../exchanges/paper/paper-markets.ts';
 import { PaperVenue } from '../exchanges/paper/paper-venue.ts';
 import { ManualFeed } from '../market-data/manual-feed.ts';
@@ -9,39 +8,11 @@ import type { Database } from '../store/database.ts';
 import { SqlEngineRepository } from '../store/engine.repository.ts';
 import { SqlPaperRepository } from '../store/paper.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
+import { trailKind, type TrailState } from '../../test/support/trail-kind.ts';
 import { until } from '../../test/support/until.ts';
-import type { AutomationKind } from './automation-kind.ts';
 import type { EngineBatch } from './engine-store.ts';
 import { Engine } from './engine.ts';
 import { PaperTrading } from './paper-trading.ts';
-
-/** A trailing stop: follows the highest price, sells at market 5 % below it. */
-interface TrailState {
-  high: string;
-  sold: boolean;
-}
-
-const trailKind: AutomationKind<TrailState, { type: 'start' }> = {
-  name: 'trail_test',
-  orderIdPrefix: 'y',
-  step(state, input: EngineInput | { type: 'start' }, context): StepResult<TrailState> {
-    const result: StepResult<TrailState> = { state, commands: [], events: [], records: [] };
-    if (input.type === 'start') result.events.push({ message: 'started', at: context.now });
-    if (input.type !== 'tick' || state.sold) return result;
-    if (input.price.gt(state.high)) result.state = { ...state, high: input.price.toFixed() };
-    else if (input.price.lte(dec(state.high).times('0.95'))) {
-      result.state = { ...state, sold: true };
-      result.commands.push({ type: 'place_order', key: 's', pair: 'USDT_BTC', side: 'sell', orderType: 'market', amount: dec('0.5'), role: 'exit' });
-      result.events.push({ message: `stop at ${input.price.toFixed()}`, at: context.now });
-    }
-    return result;
-  },
-  watches: (state) => (state.sold ? [] : [{ pair: 'USDT_BTC', above: dec(state.high), below: dec(state.high).times('0.95') }]),
-  isRunning: () => true,
-  toJson: (state) => state,
-  fromJson: (json) => json as TrailState,
-  replaysTicks: true,
-};
 
 interface Process {
   paper: PaperTrading;

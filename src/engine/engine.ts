@@ -748,11 +748,10 @@ export class Engine {
   /**
    * Handles one input of a batch. The automations a tick wakes are stepped later (`woken`), after
    * what the batch's fills and other inputs caused was placed: a tick can wake thousands of
-   * SmartTrades that trail it, and the counter-orders of the fills it made waited for all of
-   * them (35 to 116 ms of stepping in `live-latency`'s slowest batches). An automation keeps its
-   * inputs' order: once a tick woke it, its later inputs of the batch wait with it. Those waiting
-   * are stepped before the batch's next tick, which finds whom it wakes by their bands as their
-   * steps leave them.
+   * SmartTrades that trail it, and the counter-orders of the fills it made waited for all of them
+   * (docs/architecture.md). An automation keeps its inputs' order: once a tick woke it, its later
+   * inputs of the batch wait with it. Those waiting are stepped before the batch's next tick,
+   * which finds whom it wakes by the bands their steps leave.
    */
   private handle(item: InboxItem, batch: PendingCommand[], at: Date, woken: TickWakes): void {
     const step = (live: Live | undefined, input: EngineInput) => {
@@ -842,7 +841,8 @@ export class Engine {
    * automations hearing in it what ended so. `inputsTaken`: the batch's inputs were just taken,
    * with nothing awaited since, so the companion's changes are taken here too; when no id needs
    * reserving they are taken after the batch's orders on paper accounts held here were placed and
-   * cancelled in memory, and those go into this batch as they then are.
+   * cancelled in memory, and those go into this batch as they then are. `woken`: the automations
+   * the batch's last tick woke, stepped once what the rest of it caused is placed.
    */
   private async prepare(batch: PendingCommand[], at: Date, inputsTaken: boolean, woken?: TickWakes): Promise<PreparedBatch> {
     const places = placesIn(batch);

@@ -46,6 +46,21 @@ async function logLines(db: Database, botId: number, lines: Array<{ message: str
   }
 }
 
+/** A new user with a paper account, and a deal id above every stored one. */
+async function newOwner() {
+  const db = await (database ??= openTestDatabase());
+  const [user] = await db.query<{ id: number }>(`INSERT INTO users (name) VALUES ('dca-' || gen_random_uuid()) RETURNING id`);
+  const [account] = await db.query<{ id: number }>(`INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id`, [user!.id]);
+  const [last] = await db.query<{ id: string | null }>('SELECT max(id) AS id FROM dca_deals');
+  return { db, userId: Number(user!.id), accountId: Number(account!.id), dealId: Number(last?.id ?? 0) + 1 };
+}
+
+/** Writes the deals as a batch of the bot's records, in a transaction of their own. */
+function writeDeals(db: Database, owner: { userId: number; accountId: number }, deals: Deal[], botId = 1): Promise<void> {
+  const records = deals.map((deal) => ({ type: 'deal' as const, deal, botName: 'bot', ...owner }));
+  return db.transaction((tx) => writeDcaRecords(tx, [{ automationId: botId, records }]));
+}
+
 dcaDealsContract('MemoryDcaStore', async () => {
   const logs = new Map<number, Array<{ message: string; createdAt: Date }>>();
   const store = new MemoryDcaStore(async (botId) => logs.get(botId) ?? []);
@@ -64,21 +79,18 @@ dcaDealsContract('MemoryDcaStore', async () => {
 
 describe("SqlDcaRepository: a deal's lines once its bot is removed", () => {
   it('moves them out of the removed bot’s event rows, in order, and reads those written before 0085 and 0090', async () => {
-    const db = await (database ??= openTestDatabase());
-    const [user] = await db.query<{ id: number }>(`INSERT INTO users (name) VALUES ('dca-' || gen_random_uuid()) RETURNING id`);
-    const [account] = await db.query<{ id: number }>(`INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id`, [user!.id]);
+    const { db, userId, accountId, dealId: first } = await newOwner();
     const [bot] = await db.query<{ id: string }>(
       `INSERT INTO automations (kind, user_id, account_id, running, state, created_at, updated_at) VALUES ('dca_bot', $1, $2, true, '{}', now(), now()) RETURNING id`,
-      [user!.id, account!.id],
+      [userId, accountId],
     );
     const botId = Number(bot!.id);
-    const [last] = await db.query<{ id: string | null }>('SELECT max(id) AS id FROM dca_deals');
-    const ids = [Number(last?.id ?? 0) + 1, Number(last?.id ?? 0) + 2];
+    const ids = [first, first + 1];
     const at = Date.UTC(2024, 0, 1);
     const line = (id: number, message: string) => ({ message: `${dealLinePrefix('USDT_ETH', id)}${message}`, at });
     await logLines(db, botId, [line(ids[0]!, 'one'), { message: 'Bot started', at }, line(ids[1]!, 'x'), line(ids[0]!, 'two')]);
-    const deals = ids.map((id) => ({ type: 'deal' as const, deal: newDeal({ id, no: 1, pair: 'USDT_ETH', base: 'ETH', quote: 'USDT', settings: dealSettings(), at }), botName: 'bot', accountId: Number(account!.id), userId: Number(user!.id) }));
-    await db.transaction((tx) => writeDcaRecords(tx, [{ automationId: botId, records: deals }]));
+    const deals = ids.map((id) => newDeal({ id, no: 1, pair: 'USDT_ETH', base: 'ETH', quote: 'USDT', settings: dealSettings(), at }));
+    await writeDeals(db, { userId, accountId }, deals, botId);
     await logLines(db, botId, [{ ...line(ids[0]!, 'three'), at: at + 1000 }]);
     const store = new SqlDcaRepository(db);
     const lines = async (id: number) => (await store.dealEvents(id)).map((event) => event.message);
@@ -99,18 +111,14 @@ describe("SqlDcaRepository: a deal's lines once its bot is removed", () => {
 
 describe("SqlDcaRepository: a deal's settings in a column of their own", () => {
   it('writes them apart from the rest of the deal, and reads deals written either way', async () => {
-    const db = await (database ??= openTestDatabase());
-    const [user] = await db.query<{ id: number }>(`INSERT INTO users (name) VALUES ('dca-' || gen_random_uuid()) RETURNING id`);
-    const [account] = await db.query<{ id: number }>(`INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id`, [user!.id]);
-    const [last] = await db.query<{ id: string | null }>('SELECT max(id) AS id FROM dca_deals');
+    const owner = await newOwner();
+    const { db } = owner;
     const deal = (id: number): Deal => ({
       ...newDeal({ id, no: 1, pair: 'USDT_ETH', base: 'ETH', quote: 'USDT', settings: { ...dealSettings(), takeProfit: '2.5' }, at: Date.UTC(2024, 0, 1) }),
       status: 'bought',
     });
-    const written = deal(Number(last?.id ?? 0) + 1);
-    await db.transaction((tx) =>
-      writeDcaRecords(tx, [{ automationId: 1, records: [{ type: 'deal', deal: written, botName: 'bot', accountId: Number(account!.id), userId: Number(user!.id) }] }]),
-    );
+    const written = deal(owner.dealId);
+    await writeDeals(db, owner, [written]);
     const [row] = await db.query<{ data: string; settings: string }>('SELECT data, settings FROM dca_deals WHERE id = $1', [written.id]);
     assert.equal('settings' in (JSON.parse(row!.data) as object), false);
     assert.deepEqual(JSON.parse(row!.settings), JSON.parse(JSON.stringify(written.settings)));
@@ -119,7 +127,7 @@ describe("SqlDcaRepository: a deal's settings in a column of their own", () => {
     await db.query(
       `INSERT INTO dca_deals (id, bot_id, bot_name, account_id, user_id, pair, base, quote, status, finished, profit_currency, note, created_at, updated_at, data)
        VALUES ($1, 1, 'bot', $2, $3, 'USDT_ETH', 'ETH', 'USDT', 'bought', false, 'USDT', '', now(), now(), $4)`,
-      [before.id, account!.id, user!.id, JSON.stringify(before)],
+      [before.id, owner.accountId, owner.userId, JSON.stringify(before)],
     );
     const store = new SqlDcaRepository(db);
     for (const expected of [written, before]) {
@@ -132,14 +140,11 @@ describe("SqlDcaRepository: a deal's settings in a column of their own", () => {
 
 describe('SqlDcaRepository: an active deal rewritten', () => {
   it('keeps its text from its last change of status until it ends, with its columns current', async () => {
-    const db = await (database ??= openTestDatabase());
-    const [user] = await db.query<{ id: number }>(`INSERT INTO users (name) VALUES ('dca-' || gen_random_uuid()) RETURNING id`);
-    const [account] = await db.query<{ id: number }>(`INSERT INTO accounts (user_id, name, market_code) VALUES ($1, 'paper', 'paper_trading') RETURNING id`, [user!.id]);
-    const [last] = await db.query<{ id: string | null }>('SELECT max(id) AS id FROM dca_deals');
+    const owner = await newOwner();
+    const { db } = owner;
     const at = Date.UTC(2024, 0, 1);
-    const opened = newDeal({ id: Number(last?.id ?? 0) + 1, no: 1, pair: 'USDT_ETH', base: 'ETH', quote: 'USDT', settings: dealSettings(), at });
-    const write = (deal: Deal) =>
-      db.transaction((tx) => writeDcaRecords(tx, [{ automationId: 1, records: [{ type: 'deal', deal, botName: 'bot', accountId: Number(account!.id), userId: Number(user!.id) }] }]));
+    const opened = newDeal({ id: owner.dealId, no: 1, pair: 'USDT_ETH', base: 'ETH', quote: 'USDT', settings: dealSettings(), at });
+    const write = (deal: Deal) => writeDeals(db, owner, [deal]);
     const stored = async () => {
       const [row] = await db.query<{ status: string; updated_at: Date; data: string }>('SELECT status, updated_at, data FROM dca_deals WHERE id = $1', [opened.id]);
       return { status: row!.status, updatedAt: new Date(row!.updated_at).getTime(), safetyCompleted: (JSON.parse(row!.data) as Deal).safetyCompleted };
