@@ -117,6 +117,11 @@ export interface PriceWatch {
   pair: string;
   below?: Decimal;
   above?: Decimal;
+  /**
+   * The bounds whose crossing only moves the band (a trailing extreme), ordering nothing: of the
+   * automations a tick wakes, the engine steps those that may order first.
+   */
+  trailing?: { below?: boolean; above?: boolean };
 }
 
 export interface StepContext {

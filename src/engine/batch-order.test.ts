@@ -30,6 +30,44 @@ const buyerKind: AutomationKind<{ placed: boolean }, { type: 'start' }> = {
   fromJson: (json) => json as { placed: boolean },
 };
 
+const wakeLog: string[] = [];
+
+/** Sells at market once the price falls to its stop: a crossing that orders. */
+const stopperKind: AutomationKind<{ stop: string; sold: boolean }, { type: 'start' }> = {
+  name: 'stopper_test',
+  orderIdPrefix: 'p',
+  step(state, input: EngineInput | { type: 'start' }): StepResult<{ stop: string; sold: boolean }> {
+    const result: StepResult<{ stop: string; sold: boolean }> = { state, commands: [], events: [], records: [] };
+    if (input.type === 'fill') wakeLog.push('stopped');
+    if (input.type !== 'tick' || state.sold || input.price.gt(state.stop)) return result;
+    wakeLog.push('stop');
+    result.state = { ...state, sold: true };
+    result.commands.push({ type: 'place_order', key: 's', pair: 'USDT_BTC', side: 'sell', orderType: 'market', amount: dec('0.001'), role: 'exit' });
+    return result;
+  },
+  watches: (state) => (state.sold ? [] : [{ pair: 'USDT_BTC', below: dec(state.stop) }]),
+  isRunning: () => true,
+  toJson: (state) => state,
+  fromJson: (json) => json as { stop: string; sold: boolean },
+};
+
+/** Follows the lowest price: a crossing that only moves its band. */
+const followerKind: AutomationKind<{ low: string }, { type: 'start' }> = {
+  name: 'follower_test',
+  orderIdPrefix: 'f',
+  step(state, input: EngineInput | { type: 'start' }): StepResult<{ low: string }> {
+    const result: StepResult<{ low: string }> = { state, commands: [], events: [], records: [] };
+    if (input.type !== 'tick' || input.price.gte(state.low)) return result;
+    wakeLog.push('follow');
+    result.state = { low: input.price.toFixed() };
+    return result;
+  },
+  watches: (state) => [{ pair: 'USDT_BTC', below: dec(state.low).minus(1), trailing: { below: true } }],
+  isRunning: () => true,
+  toJson: (state) => state,
+  fromJson: (json) => json as { low: string },
+};
+
 /** Notes the status each journal row is first stored with. */
 class NotingStore extends MemoryEngineStore {
   readonly firstStatus = new Map<string, string>();
@@ -53,7 +91,7 @@ async function startProcess() {
     batchOrders: (work) => paper.batch(work),
     clock: () => at,
     logger: { warn: () => {}, error: (object) => assert.fail(JSON.stringify(object)) },
-    kinds: [buyerKind, trailKind],
+    kinds: [buyerKind, trailKind, stopperKind, followerKind],
   });
   await engine.start();
   await paper.start(() => engine.settled());
@@ -94,6 +132,17 @@ describe('A batch of the engine', () => {
     await p.ticks('66000', '61000');
     assert.deepEqual((await p.engine.get(trailKind, trail.id))!.state, { high: '66000', sold: true });
     assert.deepEqual((await p.engine.orders(trail.id)).map((order) => [order.key, order.status]), [['s', 'filled']]);
+    await p.stop();
+  });
+
+  it('steps and places the automations a tick may make order before those it only makes trail', async () => {
+    const p = await startProcess();
+    // The follower's bound is the nearer: the tick reaches it first.
+    await p.engine.create(followerKind, { userId: 1, accountId: p.accountId, state: { low: '60000' } }, { type: 'start' });
+    await p.engine.create(stopperKind, { userId: 1, accountId: p.accountId, state: { stop: '57000', sold: false } }, { type: 'start' });
+    wakeLog.length = 0;
+    await p.ticks('56000');
+    assert.deepEqual(wakeLog, ['stop', 'stopped', 'follow']);
     await p.stop();
   });
 });

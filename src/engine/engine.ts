@@ -291,7 +291,8 @@ export class Engine {
       for (const [source, pair, last, bid, ask, at] of entry.ticks) {
         const ticker: Ticker = { pair, last: dec(last), bid: dec(bid), ask: dec(ask), at: new Date(at) };
         const input: EngineInput = { type: 'tick', pair, price: ticker.last, bid: ticker.bid, ask: ticker.ask, at: ticker.at };
-        for (const id of this.triggers.crossed(source, pair, ...bounds(ticker))) {
+        const { acting, trailing } = this.triggers.crossed(source, pair, ...bounds(ticker));
+        for (const id of [...acting, ...trailing]) {
           const live = this.running.get(id);
           if (!live || !due.has(id)) continue;
           this.step(live, input, entry.at, batch);
@@ -694,8 +695,10 @@ export class Engine {
       this.handle(item, batch, at, woken);
       ticked ||= item.type === 'tick';
     }
-    // With nothing of the fills to place first, the automations the ticks woke are stepped now.
-    if (batch.length === 0) this.stepWoken(woken, at, batch);
+    // With nothing of the fills to place first, the automations the ticks woke are stepped now:
+    // those that may order, then, if they ordered nothing either, those that only trail.
+    if (batch.length === 0) this.stepWoken(woken.takeNext(), at, batch);
+    if (batch.length === 0) this.stepWoken(woken.takeNext(), at, batch);
     // Most ticks cross no automation's band: such a batch has nothing to store or send, and
     // skipping its empty round through storage is most of a backtest's time per tick.
     const stores = batch.length > 0 || this.writer.hasChanges() || this.ports.companion?.hasChanges() || this.writer.deferred?.hasDue(this.ports.clock().getTime());
@@ -747,8 +750,9 @@ export class Engine {
 
   /**
    * Handles one input of a batch. The automations a tick wakes are stepped later (`woken`), after
-   * what the batch's fills and other inputs caused was placed: a tick can wake thousands of
-   * SmartTrades that trail it, and the counter-orders of the fills it made waited for all of them
+   * what the batch's fills and other inputs caused was placed, and those it may make order before
+   * those it only makes trail: a tick can wake thousands of SmartTrades that trail it, and the
+   * counter-orders of the fills it made, and the stops it fired, waited for all of them
    * (docs/architecture.md). An automation keeps its inputs' order: once a tick woke it, its later
    * inputs of the batch wait with it. Those waiting are stepped before the batch's next tick,
    * which finds whom it wakes by the bands their steps leave.
@@ -756,19 +760,22 @@ export class Engine {
   private handle(item: InboxItem, batch: PendingCommand[], at: Date, woken: TickWakes): void {
     const step = (live: Live | undefined, input: EngineInput) => {
       if (!live) return;
-      if (woken.has(live.automation.id)) woken.add(live, input);
+      if (woken.has(live.automation.id)) woken.add(live, input, true);
       else this.step(live, input, at, batch);
     };
     if (item.type === 'tick') {
-      this.stepWoken(woken, at, batch);
+      this.stepWoken(woken.takeAll(), at, batch);
       const { source, ticker } = item;
       this.sources.noteTicker(source, ticker);
       this.writer.noteTick(source, ticker);
       this.enqueueDueTimers(ticker.at);
       const input: EngineInput = { type: 'tick', pair: ticker.pair, price: ticker.last, bid: ticker.bid, ask: ticker.ask, at: ticker.at };
-      for (const id of this.triggers.crossed(source, ticker.pair, ...bounds(ticker))) {
-        const live = this.running.get(id);
-        if (live) woken.add(live, input);
+      const { acting, trailing } = this.triggers.crossed(source, ticker.pair, ...bounds(ticker));
+      for (const [ids, orders] of [[acting, true], [trailing, false]] as const) {
+        for (const id of ids) {
+          const live = this.running.get(id);
+          if (live) woken.add(live, input, orders);
+        }
       }
     } else if (item.type === 'order') {
       const { order, fill } = item.update;
@@ -786,9 +793,9 @@ export class Engine {
     }
   }
 
-  /** Steps the automations the batch's ticks woke, each on its inputs in the order they came. */
-  private stepWoken(woken: TickWakes, at: Date, batch: PendingCommand[]): void {
-    for (const { live, input } of woken.take()) this.step(live, input, at, batch);
+  /** Steps automations a tick woke, each on its inputs in the order they came. */
+  private stepWoken(inputs: ReadonlyArray<{ live: Live; input: EngineInput }>, at: Date, batch: PendingCommand[]): void {
+    for (const { live, input } of inputs) this.step(live, input, at, batch);
   }
 
   /** Steps one automation; inputs from the market that its step refuses are logged, not thrown. */
@@ -855,9 +862,10 @@ export class Engine {
     let pending = batch;
     for (let round = 1; ; round += 1) {
       if (pending.length === 0) {
-        // What the fills caused is placed: now the automations the ticks woke, with rounds of their own.
+        // What the fills caused is placed: now the automations the tick woke (those that may order
+        // first), with rounds of their own.
         if (!woken?.size) break;
-        this.stepWoken(woken, at, pending);
+        this.stepWoken(woken.takeNext(), at, pending);
         round = 1;
         const more = placesIn(pending);
         if (more > 0 && this.writer.needsIds(more)) {
@@ -1177,29 +1185,50 @@ function timeOf(item: InboxItem): Date {
   return item.input.at;
 }
 
-/** The automations a batch's ticks woke, with each one's inputs of the batch from then on, in order. */
+/**
+ * The automations a batch's ticks woke, with each one's inputs of the batch from then on, in order:
+ * apart, those a crossed bound may make order (or that heard of an order since) and those it only
+ * makes trail.
+ */
 class TickWakes {
-  private readonly inputs = new Map<number, { live: Live; inputs: EngineInput[] }>();
+  private readonly woken = new Map<number, { live: Live; inputs: EngineInput[]; orders: boolean }>();
 
   get size(): number {
-    return this.inputs.size;
+    return this.woken.size;
   }
 
   has(id: number): boolean {
-    return this.inputs.has(id);
+    return this.woken.has(id);
   }
 
-  add(live: Live, input: EngineInput): void {
+  add(live: Live, input: EngineInput, orders: boolean): void {
     const id = live.automation.id;
-    const known = this.inputs.get(id);
-    if (known) known.inputs.push(input);
-    else this.inputs.set(id, { live, inputs: [input] });
+    const known = this.woken.get(id);
+    if (!known) this.woken.set(id, { live, inputs: [input], orders });
+    else {
+      known.inputs.push(input);
+      known.orders ||= orders;
+    }
   }
 
-  /** Each automation's inputs, the automations in the order the ticks woke them; empties the list. */
-  take(): Array<{ live: Live; input: EngineInput }> {
-    const all = [...this.inputs.values()].flatMap(({ live, inputs }) => inputs.map((input) => ({ live, input })));
-    this.inputs.clear();
-    return all;
+  /** Those that may order, or if there are none, those that trail; they leave the list. */
+  takeNext(): Array<{ live: Live; input: EngineInput }> {
+    const orders = [...this.woken.values()].some((entry) => entry.orders);
+    return this.take((entry) => entry.orders === orders);
+  }
+
+  /** All of them, those that may order first; the list is left empty. */
+  takeAll(): Array<{ live: Live; input: EngineInput }> {
+    return [...this.takeNext(), ...this.takeNext()];
+  }
+
+  private take(which: (entry: { orders: boolean }) => boolean): Array<{ live: Live; input: EngineInput }> {
+    const taken: Array<{ live: Live; input: EngineInput }> = [];
+    for (const [id, entry] of this.woken) {
+      if (!which(entry)) continue;
+      this.woken.delete(id);
+      for (const input of entry.inputs) taken.push({ live: entry.live, input });
+    }
+    return taken;
   }
 }

@@ -15,6 +15,14 @@ interface Bound {
   exact: Decimal;
   automationId: number;
   version: number;
+  /** Crossing it only moves the automation's band (`PriceWatch.trailing`). */
+  trails: boolean;
+}
+
+/** The automations a move wakes: those it may make order, then those it only makes trail. */
+export interface Crossed {
+  acting: Set<number>;
+  trailing: Set<number>;
 }
 
 interface Market {
@@ -33,8 +41,9 @@ export class PriceTriggers {
     this.versions.set(automationId, version);
     for (const watch of watches) {
       const market = this.market(`${source}|${watch.pair}`);
-      if (watch.below !== undefined) market.below.push({ price: toNumber(watch.below), exact: watch.below, automationId, version });
-      if (watch.above !== undefined) market.above.push({ price: toNumber(watch.above), exact: watch.above, automationId, version });
+      const trails = watch.trailing;
+      if (watch.below !== undefined) market.below.push({ price: toNumber(watch.below), exact: watch.below, automationId, version, trails: trails?.below === true });
+      if (watch.above !== undefined) market.above.push({ price: toNumber(watch.above), exact: watch.above, automationId, version, trails: trails?.above === true });
       this.live += Number(watch.below !== undefined) + Number(watch.above !== undefined);
     }
     this.compactIfStale();
@@ -60,26 +69,27 @@ export class PriceTriggers {
 
   /**
    * The automations whose bands a move to [low, high] leaves (low is the lower of bid and last,
-   * high the higher of ask and last). Their watches are consumed: the engine sets new ones after
-   * stepping them.
+   * high the higher of ask and last), apart by whether a crossed bound may make them order. Their
+   * watches are consumed: the engine sets new ones after stepping them.
    */
-  crossed(source: string, pair: string, low: Decimal, high: Decimal): Set<number> {
-    const woken = new Set<number>();
+  crossed(source: string, pair: string, low: Decimal, high: Decimal): Crossed {
+    const woken: Crossed = { acting: new Set(), trailing: new Set() };
     const market = this.markets.get(`${source}|${pair}`);
     if (!market) return woken;
     const lowValue = low.toNumber();
     const highValue = high.toNumber();
     this.drain(market.below, (bound) => bound.price >= lowValue, woken);
     this.drain(market.above, (bound) => bound.price <= highValue, woken);
-    for (const id of woken) this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
+    for (const id of woken.acting) woken.trailing.delete(id);
+    for (const ids of [woken.acting, woken.trailing]) for (const id of ids) this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
     return woken;
   }
 
-  private drain(heap: Heap<Bound>, reached: (bound: Bound) => boolean, woken: Set<number>): void {
+  private drain(heap: Heap<Bound>, reached: (bound: Bound) => boolean, woken: Crossed): void {
     for (let top = heap.peek(); top !== undefined && reached(top); top = heap.peek()) {
       heap.pop();
       this.live -= 1;
-      if (this.versions.get(top.automationId) === top.version) woken.add(top.automationId);
+      if (this.versions.get(top.automationId) === top.version) (top.trails ? woken.trailing : woken.acting).add(top.automationId);
     }
   }
 

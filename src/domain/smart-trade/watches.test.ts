@@ -55,10 +55,40 @@ describe('SmartTrade watches', () => {
     });
   }
 
+  for (const [name, options] of Object.entries(CONFIGS)) {
+    it(`mark only bounds that order nothing as trailing: ${name}`, () => {
+      fc.assert(
+        fc.property(path, (moves) => {
+          const trade = started(options);
+          let price = dec(100);
+          for (const move of moves) {
+            price = price.plus(dec(move).div(100)).toDecimalPlaces(2);
+            if (price.lt(50)) price = dec(50);
+            const [low, high] = [price.minus('0.01'), price.plus('0.01')];
+            const crossed = smartTradeWatches(trade.state).flatMap((watch) => [
+              ...(watch.below?.gte(low) ? [watch.trailing?.below === true] : []),
+              ...(watch.above?.lte(high) ? [watch.trailing?.above === true] : []),
+            ]);
+            const [resting, placed] = [trade.restingKeys().join(), trade.placed.length];
+            trade.tick(price.toFixed(), { bid: low.toFixed(), ask: high.toFixed() });
+            // Woken by trailing bounds alone, with no order of its own filled by the move: it orders nothing.
+            if (crossed.length > 0 && crossed.every(Boolean) && trade.restingKeys().join() === resting) {
+              const orders = trade.placed.slice(placed).filter((command) => command.type === 'place_order' || command.type === 'cancel_order');
+              assert.deepEqual(orders, []);
+            }
+          }
+        }),
+        { numRuns: 60 },
+      );
+    });
+  }
+
   it('a trailing stop in a flat market wakes nobody', () => {
     const trade = started(CONFIGS['trailing stop']!);
     const [watch] = smartTradeWatches(trade.state);
     assert.deepEqual([watch?.below?.toFixed(), watch?.above?.toFixed()], ['97', '100.01']);
+    // Above, only the highest price moves: the stop trails it.
+    assert.deepEqual(watch?.trailing, { below: false, above: true });
     for (let i = 0; i < 10; i += 1) trade.tick('100');
     assert.equal(trade.ticksDelivered, 0);
   });

@@ -12,16 +12,33 @@ import type { SmartTradeState } from './smart-trade.types.ts';
 import { stopLossLevel } from './stop-loss.ts';
 import { isActiveStep, targetPrice } from './targets.ts';
 
+/** The nearest level on each side; `trailing`: the level only moves a trailing extreme. */
 class Band {
   below?: Decimal;
   above?: Decimal;
+  belowTrails = false;
+  aboveTrails = false;
 
-  low(price: Decimal | undefined): void {
-    if (price !== undefined && (this.below === undefined || price.gt(this.below))) this.below = price;
+  low(price: Decimal | undefined, trailing = false): void {
+    if (price === undefined) return;
+    if (this.below === undefined || price.gt(this.below) || (price.eq(this.below) && !trailing)) {
+      this.below = price;
+      this.belowTrails = trailing;
+    }
   }
 
-  high(price: Decimal | undefined): void {
-    if (price !== undefined && (this.above === undefined || price.lt(this.above))) this.above = price;
+  high(price: Decimal | undefined, trailing = false): void {
+    if (price === undefined) return;
+    if (this.above === undefined || price.lt(this.above) || (price.eq(this.above) && !trailing)) {
+      this.above = price;
+      this.aboveTrails = trailing;
+    }
+  }
+
+  watch(pair: string): PriceWatch[] {
+    if (this.below === undefined && this.above === undefined) return [];
+    const trailing = this.belowTrails || this.aboveTrails ? { trailing: { below: this.belowTrails, above: this.aboveTrails } } : {};
+    return [{ pair, ...(this.below === undefined ? {} : { below: this.below }), ...(this.above === undefined ? {} : { above: this.above }), ...trailing }];
   }
 }
 
@@ -31,8 +48,7 @@ export function smartTradeWatches(state: SmartTradeState): PriceWatch[] {
   const step = state.market.priceStep;
   if (state.status === 'waiting_position') entryBand(state, band, long, step);
   else if (state.status === 'waiting_targets' || state.status === 'pending_reduce_funds') targetsBand(state, band, long, step);
-  if (band.below === undefined && band.above === undefined) return [];
-  return [{ pair: state.config.pair, ...(band.below === undefined ? {} : { below: band.below }), ...(band.above === undefined ? {} : { above: band.above }) }];
+  return band.watch(state.config.pair);
 }
 
 function entryBand(state: SmartTradeState, band: Band, long: boolean, step: Decimal): void {
@@ -45,10 +61,10 @@ function entryBand(state: SmartTradeState, band: Band, long: boolean, step: Deci
   } else if (position.status === 'trailing_activated' && position.extreme !== undefined) {
     const turn = conditional.trailingPercent!.div(100);
     if (long) {
-      band.low(position.extreme.minus(step));
+      band.low(position.extreme.minus(step), true);
       band.high(position.extreme.times(turn.plus(1)));
     } else {
-      band.high(position.extreme.plus(step));
+      band.high(position.extreme.plus(step), true);
       band.low(position.extreme.times(turn.negated().plus(1)));
     }
   }
@@ -65,10 +81,10 @@ function targetsBand(state: SmartTradeState, band: Band, long: boolean, step: De
     } else if (target.status === 'trailing_activated' && target.extreme !== undefined) {
       const pullback = target.trailingPercent!.div(100);
       if (long) {
-        band.high(target.extreme.plus(step));
+        band.high(target.extreme.plus(step), true);
         band.low(target.extreme.times(pullback.negated().plus(1)));
       } else {
-        band.low(target.extreme.minus(step));
+        band.low(target.extreme.minus(step), true);
         band.high(target.extreme.times(pullback.plus(1)));
       }
     }
@@ -79,8 +95,8 @@ function targetsBand(state: SmartTradeState, band: Band, long: boolean, step: De
     if (long) band.low(level);
     else band.high(level);
     if (state.config.stopLoss.trailing && stopLoss.extreme !== undefined) {
-      if (long) band.high(stopLoss.extreme.plus(step));
-      else band.low(stopLoss.extreme.minus(step));
+      if (long) band.high(stopLoss.extreme.plus(step), true);
+      else band.low(stopLoss.extreme.minus(step), true);
     }
   }
 }
