@@ -34,6 +34,7 @@ import { MarketSources } from './market-sources.ts';
 import { type ExecutorEvent, OrderExecutor } from './order-executor.ts';
 import { isFinal, OrderJournal } from './order-journal.ts';
 import { PriceTriggers } from './price-triggers.ts';
+import { TickWakes } from './tick-wakes.ts';
 import { Timers } from './timers.ts';
 import { DeferredChanges } from './deferred-changes.ts';
 import { type Decimal, dec } from '../shared/decimal.ts';
@@ -1185,50 +1186,3 @@ function timeOf(item: InboxItem): Date {
   return item.input.at;
 }
 
-/**
- * The automations a batch's ticks woke, with each one's inputs of the batch from then on, in order:
- * apart, those a crossed bound may make order (or that heard of an order since) and those it only
- * makes trail.
- */
-class TickWakes {
-  private readonly woken = new Map<number, { live: Live; inputs: EngineInput[]; orders: boolean }>();
-
-  get size(): number {
-    return this.woken.size;
-  }
-
-  has(id: number): boolean {
-    return this.woken.has(id);
-  }
-
-  add(live: Live, input: EngineInput, orders: boolean): void {
-    const id = live.automation.id;
-    const known = this.woken.get(id);
-    if (!known) this.woken.set(id, { live, inputs: [input], orders });
-    else {
-      known.inputs.push(input);
-      known.orders ||= orders;
-    }
-  }
-
-  /** Those that may order, or if there are none, those that trail; they leave the list. */
-  takeNext(): Array<{ live: Live; input: EngineInput }> {
-    const orders = [...this.woken.values()].some((entry) => entry.orders);
-    return this.take((entry) => entry.orders === orders);
-  }
-
-  /** All of them, those that may order first; the list is left empty. */
-  takeAll(): Array<{ live: Live; input: EngineInput }> {
-    return [...this.takeNext(), ...this.takeNext()];
-  }
-
-  private take(which: (entry: { orders: boolean }) => boolean): Array<{ live: Live; input: EngineInput }> {
-    const taken: Array<{ live: Live; input: EngineInput }> = [];
-    for (const [id, entry] of this.woken) {
-      if (!which(entry)) continue;
-      this.woken.delete(id);
-      for (const input of entry.inputs) taken.push({ live: entry.live, input });
-    }
-    return taken;
-  }
-}
