@@ -755,8 +755,8 @@ export class Engine {
    * those it only makes trail: a tick can wake thousands of SmartTrades that trail it, and the
    * counter-orders of the fills it made, and the stops it fired, waited for all of them
    * (docs/architecture.md). An automation keeps its inputs' order: once a tick woke it, its later
-   * inputs of the batch wait with it. Those waiting are stepped before the batch's next tick,
-   * which finds whom it wakes by the bands their steps leave.
+   * inputs of the batch wait with it. Those waiting that use the prices of the batch's next tick's
+   * pair are stepped before it, which finds whom it wakes by the bands their steps leave.
    */
   private handle(item: InboxItem, batch: PendingCommand[], at: Date, woken: TickWakes): void {
     const step = (live: Live | undefined, input: EngineInput) => {
@@ -765,8 +765,8 @@ export class Engine {
       else this.step(live, input, at, batch);
     };
     if (item.type === 'tick') {
-      this.stepWoken(woken.takeAll(), at, batch);
       const { source, ticker } = item;
+      if (woken.size > 0) this.stepWoken(woken.takeUsing(source, ticker.pair, this.pairsOf), at, batch);
       this.sources.noteTicker(source, ticker);
       this.writer.noteTick(source, ticker);
       this.enqueueDueTimers(ticker.at);
@@ -1094,10 +1094,10 @@ export class Engine {
     return { now, rules: lookups.rules, price: lookups.price, nextId: this.nextId };
   }
 
-  private pairsOf(live: Live): string[] {
+  private readonly pairsOf = (live: Live): string[] => {
     const { kind, automation } = live;
     return kind.pairs?.(automation.state) ?? kind.watches(automation.state).map((watch) => watch.pair);
-  }
+  };
 
   private async resume(stored: StoredAutomation): Promise<void> {
     const kind = this.kinds.get(stored.kind);

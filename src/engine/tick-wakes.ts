@@ -34,12 +34,16 @@ export class TickWakes {
     return this.take((entry) => entry.orders === orders);
   }
 
-  /** All of them, those that may order first; the list is left empty. */
-  takeAll(): Array<{ live: LiveAutomation; input: EngineInput }> {
-    return [...this.takeNext(), ...this.takeNext()];
+  /**
+   * Those that use the prices of `pair` on `source` (`uses`: the pairs an automation uses), those
+   * that may order first: a tick there finds whom it wakes by the bands their steps leave.
+   */
+  takeUsing(source: string, pair: string, uses: (live: LiveAutomation) => readonly string[]): Array<{ live: LiveAutomation; input: EngineInput }> {
+    const concerned = (entry: { live: LiveAutomation }) => entry.live.source === source && uses(entry.live).includes(pair);
+    return [...this.take((entry) => entry.orders && concerned(entry)), ...this.take(concerned)];
   }
 
-  private take(which: (entry: { orders: boolean }) => boolean): Array<{ live: LiveAutomation; input: EngineInput }> {
+  private take(which: (entry: { live: LiveAutomation; orders: boolean }) => boolean): Array<{ live: LiveAutomation; input: EngineInput }> {
     const taken: Array<{ live: LiveAutomation; input: EngineInput }> = [];
     for (const [id, entry] of this.woken) {
       if (!which(entry)) continue;
