@@ -10,7 +10,7 @@ import { MemoryPaperStore } from '../store/memory/memory-paper-store.ts';
 import type { AutomationKind } from './automation-kind.ts';
 import type { EngineBatch } from './engine-store.ts';
 import { Engine } from './engine.ts';
-import { PaperTrading } from './paper-trading.ts';
+import { engineHost, PaperTrading } from './paper-trading.ts';
 import { trailKind } from '../../test/support/trail-kind.ts';
 
 /** Places one limit buy below the first price it hears. */
@@ -83,7 +83,7 @@ const at = new Date(Date.UTC(2024, 0, 1));
 async function startProcess() {
   const store = new NotingStore();
   const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new MemoryPaperStore(), new ManualFeed());
-  const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
+  const companion = paper.storeThrough(engineHost(() => engine));
   const engine: Engine = new Engine({
     store,
     companion,

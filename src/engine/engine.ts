@@ -759,11 +759,6 @@ export class Engine {
    * pair are stepped before it, which finds whom it wakes by the bands their steps leave.
    */
   private handle(item: InboxItem, batch: PendingCommand[], at: Date, woken: TickWakes): void {
-    const step = (live: Live | undefined, input: EngineInput) => {
-      if (!live) return;
-      if (woken.has(live.automation.id)) woken.add(live, input, true);
-      else this.step(live, input, at, batch);
-    };
     if (item.type === 'tick') {
       const { source, ticker } = item;
       if (woken.size > 0) this.stepWoken(woken.takeUsing(source, ticker.pair, this.pairsOf), at, batch);
@@ -784,14 +779,21 @@ export class Engine {
       if (!entry || (!fill && !this.journal.changedBy(entry, order))) return;
       const inputs = this.journal.apply(entry, order, fill, at);
       this.writer.noteOrder(entry);
-      const live = this.running.get(entry.automationId);
-      for (const input of inputs) step(live, input);
+      for (const input of inputs) this.stepAfterWakes(entry.automationId, input, at, batch, woken);
     } else if (item.type === 'journal') {
       this.writer.noteOrder(item.entry);
-      step(this.running.get(item.entry.automationId), item.input);
+      this.stepAfterWakes(item.entry.automationId, item.input, at, batch, woken);
     } else {
-      step(this.running.get(item.automationId), item.input);
+      this.stepAfterWakes(item.automationId, item.input, at, batch, woken);
     }
+  }
+
+  /** Steps an automation now, or after the wake it waits with, so that it hears its inputs in order. */
+  private stepAfterWakes(id: number, input: EngineInput, at: Date, batch: PendingCommand[], woken: TickWakes): void {
+    const live = this.running.get(id);
+    if (!live) return;
+    if (woken.has(id)) woken.add(live, input, true);
+    else this.step(live, input, at, batch);
   }
 
   /** Steps automations a tick woke, each on its inputs in the order they came. */

@@ -8,7 +8,7 @@ import type { LiveAutomation } from './automation-kind.ts';
  * trail.
  */
 export class TickWakes {
-  private readonly woken = new Map<number, { live: LiveAutomation; inputs: EngineInput[]; orders: boolean }>();
+  private readonly woken = new Map<number, Woken>();
 
   get size(): number {
     return this.woken.size;
@@ -30,8 +30,9 @@ export class TickWakes {
 
   /** Those that may order, or if there are none, those that trail; they leave the list. */
   takeNext(): Array<{ live: LiveAutomation; input: EngineInput }> {
-    const orders = [...this.woken.values()].some((entry) => entry.orders);
-    return this.take((entry) => entry.orders === orders);
+    let orders = false;
+    for (const entry of this.woken.values()) orders ||= entry.orders;
+    return inputsOf(this.take((entry) => entry.orders === orders));
   }
 
   /**
@@ -39,17 +40,25 @@ export class TickWakes {
    * that may order first: a tick there finds whom it wakes by the bands their steps leave.
    */
   takeUsing(source: string, pair: string, uses: (live: LiveAutomation) => readonly string[]): Array<{ live: LiveAutomation; input: EngineInput }> {
-    const concerned = (entry: { live: LiveAutomation }) => entry.live.source === source && uses(entry.live).includes(pair);
-    return [...this.take((entry) => entry.orders && concerned(entry)), ...this.take(concerned)];
+    const concerned = this.take((entry) => entry.live.source === source && uses(entry.live).includes(pair));
+    return inputsOf([...concerned.filter((entry) => entry.orders), ...concerned.filter((entry) => !entry.orders)]);
   }
 
-  private take(which: (entry: { live: LiveAutomation; orders: boolean }) => boolean): Array<{ live: LiveAutomation; input: EngineInput }> {
-    const taken: Array<{ live: LiveAutomation; input: EngineInput }> = [];
+  private take(which: (entry: Woken) => boolean): Woken[] {
+    const taken: Woken[] = [];
     for (const [id, entry] of this.woken) {
       if (!which(entry)) continue;
       this.woken.delete(id);
-      for (const input of entry.inputs) taken.push({ live: entry.live, input });
+      taken.push(entry);
     }
     return taken;
   }
 }
+
+interface Woken {
+  live: LiveAutomation;
+  inputs: EngineInput[];
+  orders: boolean;
+}
+
+const inputsOf = (entries: readonly Woken[]) => entries.flatMap(({ live, inputs }) => inputs.map((input) => ({ live, input })));

@@ -170,7 +170,8 @@ export class SqlDcaRepository implements DcaStore {
 
   /**
    * The deal's lines from its bot's event rows (without the deal's pair and id that lead them
-   * there), or from `dca_deal_events` once the bot is removed (and in rows written before 0090).
+   * there, as `dealLinePrefix` writes them), or from `dca_deal_events` once the bot is removed
+   * (and in rows written before 0090).
    */
   async dealEvents(dealId: number): Promise<Array<{ message: string; createdAt: Date }>> {
     const rows = await this.sql.query<{ message: string; created_at: Date }>(
