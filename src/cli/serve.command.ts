@@ -4,6 +4,7 @@ import { buildApp, openCore, serveCommands, type Core } from '../app.ts';
 import type { Config } from '../config/config.ts';
 import { listenFailure } from '../config/listen-address.ts';
 import { createLogger } from '../logging.ts';
+import { closeGracefully } from '../http/plugins/graceful-close.ts';
 import { bootstrapAdmin } from './bootstrap-admin.ts';
 import { SERVER_FILE } from './running-server.ts';
 
@@ -57,10 +58,7 @@ export async function runServe(config: Config): Promise<number> {
     } finally {
       await core.commands?.stopServing();
       fs.rmSync(serverFile, { force: true });
-      const closing = app.close();
-      // Clients that keep a connection open or leave a response unread must not hold the stop.
-      app.server.closeAllConnections();
-      await closing;
+      await closeGracefully(app);
     }
   } finally {
     await core.close();

@@ -8,6 +8,7 @@ import { registerDashboard } from './dashboard/dashboard.routes.ts';
 import { registerAuthentication } from './plugins/authentication.ts';
 import { registerBodyParsers } from './plugins/body-parsers.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './plugins/error-handler.ts';
+import { registerGracefulClose } from './plugins/graceful-close.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { parseQuery } from './request-input.ts';
@@ -111,6 +112,7 @@ export async function buildHttpServer(deps: HttpDeps): Promise<FastifyInstance> 
   });
 
   registerErrorHandling(app, BODY_LIMIT, deps.commands);
+  registerGracefulClose(app);
   registerBodyParsers(app);
   await registerRateLimit(app, deps.rateLimitPerMinute, deps.commands);
   await registerOpenApi(app, deps.version);
