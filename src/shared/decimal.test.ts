@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ceilToStep, dec, Decimal, floorToStep, isMultipleOf, referenceCompare, roundToStep, stepPlaces, ZERO } from './decimal.ts';
+import { ceilToStep, dec, Decimal, floorQuotientToStep, floorToStep, isMultipleOf, referenceCompare, roundToStep, stepPlaces, ZERO } from './decimal.ts';
 
 const decimalText = fc.oneof(
   fc.constantFrom('0', '-0', '1', '-1', '0.1', '10000000', '9999999.9999999', '1e-40', '-1e30', 'Infinity', '-Infinity', 'NaN'),
@@ -45,6 +45,19 @@ describe('steps of a power of ten', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('floors a quotient to a step as flooring the full-precision quotient does', () => {
+    const positive = fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 20n }), fc.integer({ min: 0, max: 12 })).map(([digits, scale]) => dec(digits.toString()).div(dec(10).pow(scale)));
+    fc.assert(
+      fc.property(positive, positive, steps, (dividend, divisor, stepText) => {
+        const step = dec(stepText);
+        assert.equal(floorQuotientToStep(dividend, divisor, step).toFixed(), floorToStep(dividend.div(divisor), step).toFixed(), `${dividend} / ${divisor} to ${stepText}`);
+      }),
+      { numRuns: 3000 },
+    );
+    // 2/3 to 50 significant digits rounds up its last digit; the multiple of 1e-50 below it is 0.66…6.
+    assert.equal(floorQuotientToStep(dec(2), dec(3), dec('1e-50')).toFixed(), `0.${'6'.repeat(50)}`);
   });
 
   it('knows which steps are powers of ten', () => {

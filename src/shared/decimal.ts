@@ -77,6 +77,15 @@ export function floorToStep(value: Decimal, step: Decimal): Decimal {
   return step.isZero() ? value : value.div(step).floor().times(step);
 }
 
+/**
+ * `floorToStep(dividend / divisor, step)` for positive values, without working the quotient out
+ * to the full precision first: only its whole number of steps is divided out, which is exact and
+ * a fraction of the work (a quote-sized order's amount at a price).
+ */
+export function floorQuotientToStep(dividend: Decimal, divisor: Decimal, step: Decimal): Decimal {
+  return step.isZero() ? dividend.div(divisor) : dividend.divToInt(divisor.times(step)).times(step);
+}
+
 /** The multiple of `step` at or above `value`. */
 export function ceilToStep(value: Decimal, step: Decimal): Decimal {
   const places = stepPlaces(step);

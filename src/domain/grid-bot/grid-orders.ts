@@ -4,7 +4,7 @@
  * above it), whose orders are cancelled and held back until the window slides to them.
  */
 import type { TradingRules } from '../market/trading-rules.ts';
-import { compact, type Decimal, floorToStep, ZERO } from '../../shared/decimal.ts';
+import { compact, type Decimal, floorQuotientToStep, floorToStep, ZERO } from '../../shared/decimal.ts';
 import type { GridBotConfig } from './grid-bot-config.ts';
 import { gridMessages } from './grid-events.ts';
 import type { GridOutput } from './grid-output.ts';
@@ -12,8 +12,8 @@ import { balancingKey, type GridBotState, type GridLine, lineKey, stopKey, writa
 
 /** The base amount of a buy on a line (kept by the line, so compact): quote mode spends at most quantity_per_grid of quote. */
 export function buyAmount(config: GridBotConfig, price: Decimal, rules: TradingRules): Decimal {
-  const amount = config.orderCurrencyType === 'quote' ? config.quantityPerGrid.div(price) : config.quantityPerGrid;
-  return compact(floorToStep(amount, rules.lotStep));
+  const amount = config.orderCurrencyType === 'quote' ? floorQuotientToStep(config.quantityPerGrid, price, rules.lotStep) : floorToStep(config.quantityPerGrid, rules.lotStep);
+  return compact(amount);
 }
 
 /** Whether an order of `amount` at `price` passes the market's minimums. */
