@@ -2,25 +2,29 @@
  * Runs the benchmarks: every module directly in bench/ (this one aside) that exports `benchmark`
  * as described in support/benchmark.ts, one after the other in file-name order. Arguments name the
  * ones to run (`npm run bench -- http-signing`). Exits with status 1 when any fails or throws.
+ * Started by run.mjs, which loads each module compiled.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { isBenchmark, readSettings, type Benchmark, type BenchSettings } from './support/benchmark.ts';
 import { delayedRelay } from './support/delayed-relay.ts';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const thisFile = path.basename(fileURLToPath(import.meta.url));
 
-async function loadBenchmarks(): Promise<Benchmark[]> {
+/** Loads a module of bench/ by its source file's path. */
+export type LoadModule = (sourceFile: string) => Promise<unknown>;
+
+async function loadBenchmarks(load: LoadModule): Promise<Benchmark[]> {
   const files = fs
     .readdirSync(benchDir)
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && file !== thisFile)
     .sort();
   const benchmarks: Benchmark[] = [];
   for (const file of files) {
-    const loaded: unknown = await import(pathToFileURL(path.join(benchDir, file)).href);
+    const loaded = await load(path.join(benchDir, file));
     const candidate = (loaded as { benchmark?: unknown }).benchmark;
     if (!isBenchmark(candidate)) throw new Error(`bench/${file} does not export a \`benchmark\``);
     benchmarks.push(candidate);
@@ -28,7 +32,7 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
   return benchmarks;
 }
 
-async function main(): Promise<number> {
+export async function main(load: LoadModule): Promise<number> {
   let settings: BenchSettings;
   try {
     settings = readSettings(process.env);
@@ -36,7 +40,7 @@ async function main(): Promise<number> {
     console.error(error instanceof Error ? error.message : String(error));
     return 1;
   }
-  const all = await loadBenchmarks();
+  const all = await loadBenchmarks(load);
   const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
   const unknown = wanted.filter((name) => !all.some((benchmark) => benchmark.name === name));
   if (unknown.length > 0) {
@@ -87,4 +91,3 @@ function loadAverage(): string {
     .join(' ');
 }
 
-process.exitCode = await main();
