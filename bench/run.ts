@@ -90,4 +90,3 @@ function loadAverage(): string {
     .map((value) => value.toFixed(2))
     .join(' ');
 }
-
