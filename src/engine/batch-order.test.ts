@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EngineInput, StepResult } from '../domain/automation.ts';
-import { PAPER_MARKETS } from '../exchanges/paper/paper-markets.ts';
-import { PaperVenue } from '../exchanges/paper/paper-venue.ts';
-import { ManualFeed } from '../market-data/manual-feed.ts';
 import { dec } from '../shared/decimal.ts';
 import { MemoryEngineStore } from '../store/memory/memory-engine-store.ts';
 import { MemoryPaperStore } from '../store/memory/memory-paper-store.ts';
 import type { AutomationKind } from './automation-kind.ts';
 import type { EngineBatch } from './engine-store.ts';
-import { Engine } from './engine.ts';
-import { engineHost, PaperTrading } from './paper-trading.ts';
 import { trailKind } from '../../test/support/trail-kind.ts';
+import { startPaperAndEngine } from '../../test/support/paper-and-engine.ts';
 
 /** Places one limit buy below the first price it hears. */
 const buyerKind: AutomationKind<{ placed: boolean }, { type: 'start' }> = {
@@ -82,19 +78,12 @@ const at = new Date(Date.UTC(2024, 0, 1));
 
 async function startProcess() {
   const store = new NotingStore();
-  const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new MemoryPaperStore(), new ManualFeed());
-  const companion = paper.storeThrough(engineHost(() => engine));
-  const engine: Engine = new Engine({
+  const { paper, engine } = await startPaperAndEngine(new MemoryPaperStore(), {
     store,
-    companion,
-    exchangeFor: (accountId) => paper.exchange(accountId),
-    batchOrders: (work) => paper.batch(work),
     clock: () => at,
     logger: { warn: () => {}, error: (object) => assert.fail(JSON.stringify(object)) },
     kinds: [buyerKind, trailKind, stopperKind, followerKind],
   });
-  await engine.start();
-  await paper.start(() => engine.settled());
   const accountId = 1;
   await paper.openAccount(accountId, [
     { currency: 'USDT', free: dec('100000'), locked: dec(0) },

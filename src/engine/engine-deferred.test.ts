@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PAPER_MARKETS } from '../exchanges/paper/paper-markets.ts';
-import { PaperVenue } from '../exchanges/paper/paper-venue.ts';
-import { ManualFeed } from '../market-data/manual-feed.ts';
 import { dec } from '../shared/decimal.ts';
 import type { Database } from '../store/database.ts';
 import { SqlEngineRepository } from '../store/engine.repository.ts';
 import { SqlPaperRepository } from '../store/paper.repository.ts';
 import { openTestDatabase } from '../../test/support/database.ts';
+import { startPaperAndEngine } from '../../test/support/paper-and-engine.ts';
 import { trailKind, type TrailState } from '../../test/support/trail-kind.ts';
 import { until } from '../../test/support/until.ts';
 import type { EngineBatch } from './engine-store.ts';
-import { Engine } from './engine.ts';
+import type { Engine } from './engine.ts';
 import { PaperTrading } from './paper-trading.ts';
 
 interface Process {
@@ -35,21 +33,14 @@ class LogFailingStore extends SqlEngineRepository {
 }
 
 async function startProcess(db: Database, store = new SqlEngineRepository(db), errors?: string[]): Promise<Process> {
-  const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(db), new ManualFeed());
   const clock = { now: Date.UTC(2024, 0, 1) };
-  const companion = paper.storeThrough({ storeCompanion: () => engine.storeCompanion() });
-  const engine: Engine = new Engine({
+  const { paper, engine } = await startPaperAndEngine(new SqlPaperRepository(db), {
     store,
-    companion,
-    exchangeFor: (accountId) => paper.exchange(accountId),
-    batchOrders: (work) => paper.batch(work),
     clock: () => new Date(clock.now),
     logger: { warn: () => {}, error: (object, message) => (errors ? void errors.push(message) : assert.fail(JSON.stringify(object))) },
     kinds: [trailKind],
     deferredChangesMs: 60_000,
   });
-  await engine.start();
-  await paper.start(() => engine.settled());
   return { paper, engine, clock };
 }
 

@@ -7,17 +7,16 @@ import assert from 'node:assert/strict';
 import { buildGridConfig } from '../../src/domain/grid-bot/config-validation.ts';
 import { newGridBot } from '../../src/domain/grid-bot/grid-bot-state.ts';
 import { parsePair } from '../../src/domain/market/pair.ts';
-import { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../../src/engine/engine.ts';
 import { gridBotKind } from '../../src/engine/kinds/grid-bot.kind.ts';
-import { engineHost, PaperTrading } from '../../src/engine/paper-trading.ts';
+import type { PaperTrading } from '../../src/engine/paper-trading.ts';
 import { PAPER_MARKETS } from '../../src/exchanges/paper/paper-markets.ts';
-import { PaperVenue } from '../../src/exchanges/paper/paper-venue.ts';
-import { ManualFeed } from '../../src/market-data/manual-feed.ts';
 import { dec, ZERO } from '../../src/shared/decimal.ts';
 import type { Database } from '../../src/store/database.ts';
 import { SqlEngineRepository } from '../../src/store/engine.repository.ts';
 import { gridProfitsLogged } from '../../src/store/grid-bots.repository.ts';
 import { SqlPaperRepository } from '../../src/store/paper.repository.ts';
+import { startPaperAndEngine } from './paper-and-engine.ts';
 
 const FEE_RATE = dec('0.001');
 const at = (second: number) => new Date(Date.UTC(2024, 0, 1) + second * 1000);
@@ -35,21 +34,13 @@ export class SqlGridScenario {
 
   /** A process as a server runs one: its engine stores the paper exchange's changes in its batches. */
   async start(store: SqlEngineRepository = new SqlEngineRepository(this.db)): Promise<SqlGridProcess> {
-    const paper = new PaperTrading(new PaperVenue(PAPER_MARKETS), new SqlPaperRepository(this.db), new ManualFeed());
-    const companion = paper.storeThrough(engineHost(() => engine));
-    const engine: Engine = new Engine({
+    return startPaperAndEngine(new SqlPaperRepository(this.db), {
       store,
-      companion,
-      exchangeFor: (accountId) => paper.exchange(accountId),
-      batchOrders: (work) => paper.batch(work),
       clock: this.clock,
       logger: { warn: () => {}, error: (object) => assert.fail(JSON.stringify(object)) },
       kinds: [gridBotKind],
+      writers: { [gridBotKind.name]: gridProfitsLogged },
     });
-    engine.registerRecordWriter(gridBotKind.name, gridProfitsLogged);
-    await engine.start();
-    await paper.start(() => engine.settled());
-    return { paper, engine };
   }
 
   async stop(process: SqlGridProcess): Promise<void> {
