@@ -3,15 +3,15 @@
  * step that refuses its input (and throws) leaves the stored state untouched. Orders, timers, log
  * lines and records the step asks for are collected here in the order they must happen.
  *
- * A tick step mostly moves a trailing extreme: it copies the parts a tick changes (position,
- * steps, stop loss) and shares the others with the state it was given (funds, orders, market
- * close), copying them only when it goes on to order (`own`). Copying every order on every tick
- * was about a quarter of a trailing trade's step.
+ * A tick step mostly moves a trailing stop's extreme: it copies the stop loss and shares the
+ * other parts with the state it was given, copying the position or the take-profit steps before
+ * it changes them (`ownPosition`, `ownStep`) and the rest when it goes on to order (`own`).
+ * Copying every order on every tick was about a quarter of a trailing trade's step.
  */
 import type { Command, LogEvent, Side, StepContext } from '../automation.ts';
 import type { Decimal } from '../../shared/decimal.ts';
 import { ZERO } from '../../shared/decimal.ts';
-import type { OrderKind, OrderPurpose, PriceType, SmartTradeState, TrackedOrder } from './smart-trade.types.ts';
+import type { OrderKind, OrderPurpose, PriceType, SmartTradeState, TakeProfitStep, TrackedOrder } from './smart-trade.types.ts';
 import type { SmartTradeRecord } from './trade-records.ts';
 
 const KEY_LETTER: Record<OrderPurpose, string> = {
@@ -23,14 +23,9 @@ const KEY_LETTER: Record<OrderPurpose, string> = {
   market_close: 'm',
 };
 
-/** The parts a tick changes copied; funds, orders and the market close shared until `ownShared`. */
+/** The stop loss copied, the part most ticks change; the others shared until owned. */
 function tickCopy(state: SmartTradeState): SmartTradeState {
-  return {
-    ...state,
-    position: { ...state.position },
-    steps: state.steps.map((step) => ({ ...step })),
-    ...(state.stopLoss ? { stopLoss: { ...state.stopLoss } } : {}),
-  };
+  return { ...state, ...(state.stopLoss ? { stopLoss: { ...state.stopLoss } } : {}) };
 }
 
 function ownShared(state: SmartTradeState): void {
@@ -45,6 +40,8 @@ export class Draft {
   readonly records: SmartTradeRecord[] = [];
   readonly state: SmartTradeState;
   private owned: boolean;
+  private positionOwned: boolean;
+  private stepsOwned: boolean;
 
   /** `tick`: a tick step, which shares the funds, orders and market close until it owns them. */
   constructor(
@@ -53,8 +50,8 @@ export class Draft {
     tick = false,
   ) {
     this.state = tickCopy(state);
-    this.owned = !tick;
-    if (this.owned) ownShared(this.state);
+    this.owned = this.positionOwned = this.stepsOwned = false;
+    if (!tick) this.own();
   }
 
   /** Copies what a tick step shares with the state it was given, before it orders or changes them. */
@@ -62,6 +59,29 @@ export class Draft {
     if (this.owned) return;
     this.owned = true;
     ownShared(this.state);
+    this.ownPosition();
+    this.ownSteps();
+  }
+
+  /** The trade's position, copied before the step's first change to it. */
+  ownPosition(): SmartTradeState['position'] {
+    if (!this.positionOwned) {
+      this.positionOwned = true;
+      this.state.position = { ...this.state.position };
+    }
+    return this.state.position;
+  }
+
+  /** The step's own copy of a take-profit step (given as the state had it or as copied), before a change to it. */
+  ownStep(step: TakeProfitStep): TakeProfitStep {
+    this.ownSteps();
+    return this.state.steps.find((candidate) => candidate.id === step.id)!;
+  }
+
+  private ownSteps(): void {
+    if (this.stepsOwned) return;
+    this.stepsOwned = true;
+    this.state.steps = this.state.steps.map((step) => ({ ...step }));
   }
 
   get now(): Date {

@@ -79,9 +79,10 @@ export function entryTick(draft: Draft): void {
     const met = position.condition === 'greater_or_equal' ? price.gte(conditional.trigger) : price.lte(conditional.trigger);
     if (!met) return;
     if (conditional.trailingPercent !== undefined) {
-      position.status = 'trailing_activated';
-      position.extreme = price;
-      position.extremeAt = draft.now;
+      const own = draft.ownPosition();
+      own.status = 'trailing_activated';
+      own.extreme = price;
+      own.extremeAt = draft.now;
       draft.log(`Trailing entry activated at ${price.toFixed()}`);
       return;
     }
@@ -91,8 +92,9 @@ export function entryTick(draft: Draft): void {
     const extreme = position.extreme ?? price;
     const turn = conditional.trailingPercent!.div(100);
     if (draft.long ? price.lt(extreme) : price.gt(extreme)) {
-      position.extreme = price;
-      position.extremeAt = draft.now;
+      const own = draft.ownPosition();
+      own.extreme = price;
+      own.extremeAt = draft.now;
     } else if (draft.long ? price.gte(extreme.times(turn.plus(1))) : price.lte(extreme.times(turn.negated().plus(1)))) {
       draft.log(`Trailing entry: the price turned back to ${price.toFixed()}`);
       placeEntry(draft, 'market', state.config.entry.units);

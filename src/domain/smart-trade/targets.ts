@@ -165,18 +165,21 @@ export function targetsTick(draft: Draft): void {
   const watched = state.steps.filter((step) => isWatched(step) && (step.status === 'idle' || step.status === 'trailing_activated'));
   if (watched.length === 0) return;
   const f = figures(state);
-  for (const step of watched) {
+  for (const watchedStep of watched) {
+    // As the trade now has it: an earlier turn of this loop may have copied the steps (`ownStep`).
+    const step = state.steps.find((candidate) => candidate.id === watchedStep.id)!;
     if (step.status !== 'idle' && step.status !== 'trailing_activated') continue;
     const price = draft.price(step.priceType);
     const target = targetPrice(state, step, f);
     if (price === undefined || target === undefined) continue;
     if (step.trailingPercent === undefined) {
-      if (reached(draft.long, price, target)) executeStep(draft, step);
+      if (reached(draft.long, price, target)) executeStep(draft, draft.ownStep(step));
     } else if (step.status === 'idle') {
       if (reached(draft.long, price, target)) {
-        step.status = 'trailing_activated';
-        step.extreme = price;
-        step.extremeAt = draft.now;
+        const own = draft.ownStep(step);
+        own.status = 'trailing_activated';
+        own.extreme = price;
+        own.extremeAt = draft.now;
         draft.log(`Trailing take profit activated at ${price.toFixed()}`);
       }
     } else {
@@ -189,9 +192,10 @@ function trailStep(draft: Draft, step: TakeProfitStep, price: Decimal): void {
   const extreme = step.extreme ?? price;
   const pullback = step.trailingPercent!.div(100);
   if (draft.long ? price.gt(extreme) : price.lt(extreme)) {
-    step.extreme = price;
-    step.extremeAt = draft.now;
+    const own = draft.ownStep(step);
+    own.extreme = price;
+    own.extremeAt = draft.now;
   } else if (draft.long ? price.lte(extreme.times(pullback.negated().plus(1))) : price.gte(extreme.times(pullback.plus(1)))) {
-    executeStep(draft, step);
+    executeStep(draft, draft.ownStep(step));
   }
 }
