@@ -31,7 +31,8 @@ interface Market {
 }
 
 export class PriceTriggers {
-  private readonly markets = new Map<string, Market>();
+  /** By source, then pair: no key made of the two for each watch set. */
+  private readonly markets = new Map<string, Map<string, Market>>();
   private readonly versions = new Map<number, number>();
   private live = 0;
 
@@ -40,7 +41,7 @@ export class PriceTriggers {
     const version = (this.versions.get(automationId) ?? 0) + 1;
     this.versions.set(automationId, version);
     for (const watch of watches) {
-      const market = this.market(`${source}|${watch.pair}`);
+      const market = this.market(source, watch.pair);
       const trails = watch.trailing;
       if (watch.below !== undefined) market.below.push({ price: toNumber(watch.below), exact: watch.below, automationId, version, trails: trails?.below === true });
       if (watch.above !== undefined) market.above.push({ price: toNumber(watch.above), exact: watch.above, automationId, version, trails: trails?.above === true });
@@ -60,7 +61,7 @@ export class PriceTriggers {
    * significant digits), far below any price step.
    */
   mayWake(source: string, pair: string, low: Decimal, high: Decimal): boolean {
-    const market = this.markets.get(`${source}|${pair}`);
+    const market = this.markets.get(source)?.get(pair);
     if (!market) return false;
     const below = market.below.peek();
     const above = market.above.peek();
@@ -74,7 +75,7 @@ export class PriceTriggers {
    */
   crossed(source: string, pair: string, low: Decimal, high: Decimal): Crossed {
     const woken: Crossed = { acting: new Set(), trailing: new Set() };
-    const market = this.markets.get(`${source}|${pair}`);
+    const market = this.markets.get(source)?.get(pair);
     if (!market) return woken;
     const lowValue = low.toNumber();
     const highValue = high.toNumber();
@@ -93,14 +94,16 @@ export class PriceTriggers {
     }
   }
 
-  private market(key: string): Market {
-    let market = this.markets.get(key);
+  private market(source: string, pair: string): Market {
+    let pairs = this.markets.get(source);
+    if (!pairs) this.markets.set(source, (pairs = new Map()));
+    let market = pairs.get(pair);
     if (!market) {
       market = {
         below: new Heap<Bound>((a, b) => a.price > b.price),
         above: new Heap<Bound>((a, b) => a.price < b.price),
       };
-      this.markets.set(key, market);
+      pairs.set(pair, market);
     }
     return market;
   }
@@ -109,10 +112,12 @@ export class PriceTriggers {
     if (this.live < 4096 || this.live < 4 * this.versions.size) return;
     const current = (bound: Bound) => this.versions.get(bound.automationId) === bound.version;
     this.live = 0;
-    for (const market of this.markets.values()) {
-      market.below.filter(current);
-      market.above.filter(current);
-      this.live += market.below.size + market.above.size;
+    for (const pairs of this.markets.values()) {
+      for (const market of pairs.values()) {
+        market.below.filter(current);
+        market.above.filter(current);
+        this.live += market.below.size + market.above.size;
+      }
     }
   }
 }
