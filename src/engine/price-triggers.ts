@@ -6,10 +6,15 @@
  * stale entries outnumber live ones.
  */
 import type { PriceWatch } from '../domain/automation.ts';
-import type { Decimal } from '../shared/decimal.ts';
+import { type Decimal, toDouble } from '../shared/decimal.ts';
 import { Heap } from './heap.ts';
 
 interface Bound {
+  /**
+   * The bound as the nearest double, compared for speed. Rounding to the nearest never reverses
+   * an order, so a crossing is never missed; a tie that rounding creates only wakes an automation
+   * that then checks the exact decimal tick and finds nothing to do.
+   */
   price: number;
   /** The bound itself, for `mayWake`, which compares without turning each tick into doubles. */
   exact: Decimal;
@@ -43,8 +48,8 @@ export class PriceTriggers {
     for (const watch of watches) {
       const market = this.market(source, watch.pair);
       const trails = watch.trailing;
-      if (watch.below !== undefined) market.below.push({ price: toNumber(watch.below), exact: watch.below, automationId, version, trails: trails?.below === true });
-      if (watch.above !== undefined) market.above.push({ price: toNumber(watch.above), exact: watch.above, automationId, version, trails: trails?.above === true });
+      if (watch.below !== undefined) market.below.push({ price: toDouble(watch.below), exact: watch.below, automationId, version, trails: trails?.below === true });
+      if (watch.above !== undefined) market.above.push({ price: toDouble(watch.above), exact: watch.above, automationId, version, trails: trails?.above === true });
       this.live += Number(watch.below !== undefined) + Number(watch.above !== undefined);
     }
     this.compactIfStale();
@@ -77,8 +82,8 @@ export class PriceTriggers {
     const woken: Crossed = { acting: new Set(), trailing: new Set() };
     const market = this.markets.get(source)?.get(pair);
     if (!market) return woken;
-    const lowValue = low.toNumber();
-    const highValue = high.toNumber();
+    const lowValue = toDouble(low);
+    const highValue = toDouble(high);
     this.drain(market.below, (bound) => bound.price >= lowValue, woken);
     this.drain(market.above, (bound) => bound.price <= highValue, woken);
     for (const id of woken.acting) woken.trailing.delete(id);
@@ -120,13 +125,4 @@ export class PriceTriggers {
       }
     }
   }
-}
-
-/**
- * Bounds are compared as doubles for speed. Rounding to the nearest double never reverses an
- * order, so a crossing is never missed; a tie that rounding creates only wakes an automation that
- * then checks the exact decimal tick and finds nothing to do.
- */
-function toNumber(value: Decimal): number {
-  return value.toNumber();
 }

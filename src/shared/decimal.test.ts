@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ceilToStep, dec, Decimal, floorQuotientToStep, floorToStep, isMultipleOf, referenceCompare, roundToStep, stepPlaces, ZERO } from './decimal.ts';
+import { ceilToStep, dec, Decimal, floorQuotientToStep, floorToStep, toDouble, isMultipleOf, referenceCompare, roundToStep, stepPlaces, ZERO } from './decimal.ts';
 
 const decimalText = fc.oneof(
   fc.constantFrom('0', '-0', '1', '-1', '0.1', '10000000', '9999999.9999999', '1e-40', '-1e30', 'Infinity', '-Infinity', 'NaN'),
@@ -65,6 +65,22 @@ describe('steps of a power of ten', () => {
     assert.equal(stepPlaces(dec('1')), 0);
     assert.equal(stepPlaces(dec('1e-12')), 12);
     for (const other of ['10', '0.5', '0.011', '0', '-0.01']) assert.equal(stepPlaces(dec(other)), undefined, other);
+  });
+});
+
+describe('toDouble', () => {
+  it('gives the double decimal.js gives, for any value', () => {
+    const prices = fc.tuple(fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), fc.integer({ min: -30, max: 30 })).map(([digits, power]) => dec(`${digits}e${power}`).toFixed());
+    fc.assert(
+      fc.property(fc.oneof(decimalText, prices), (text) => {
+        const value = dec(text);
+        assert.ok(Object.is(toDouble(value), value.toNumber()), text);
+      }),
+      { numRuns: 5000 },
+    );
+    for (const text of ['0', '-0', '9007199254740991', '9007199254740993', '0.1', '123.45', '1e22', '1e23', '1e-22', '1.5e-23']) {
+      assert.ok(Object.is(toDouble(dec(text)), dec(text).toNumber()), text);
+    }
   });
 });
 

@@ -93,6 +93,30 @@ export function ceilToStep(value: Decimal, step: Decimal): Decimal {
   return step.isZero() ? value : value.div(step).ceil().times(step);
 }
 
+/** The powers of ten a double holds exactly: 1 to 1e22. */
+const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+const digitCount = (word: number) => (word < 1e4 ? (word < 100 ? (word < 10 ? 1 : 2) : word < 1e3 ? 3 : 4) : word < 1e6 ? (word < 1e5 ? 5 : 6) : 7);
+
+/**
+ * The double nearest to `value`, as `value.toNumber()` gives it, without writing the value out
+ * as text first (which the engine did for every bound it watches and every resting order). When
+ * the digits make an integer below 2^53 and the decimal point moves at most 22 places, one
+ * multiplication or division by an exact power of ten rounds once, to the nearest double
+ * (Clinger's fast path); other values go through decimal.js.
+ */
+export function toDouble(value: Decimal): number {
+  const words = value.d;
+  if (!words || words.length > 3) return value.toNumber();
+  let digits = 0;
+  for (const word of words) digits = digits * 1e7 + word;
+  if (digits > Number.MAX_SAFE_INTEGER) return value.toNumber();
+  const shift = value.e + 1 - digitCount(words[0]!) - 7 * (words.length - 1);
+  if (shift > 22 || shift < -22) return value.toNumber();
+  const magnitude = shift >= 0 ? digits * EXACT_POWERS_OF_TEN[shift]! : digits / EXACT_POWERS_OF_TEN[-shift]!;
+  return value.s < 0 ? -magnitude : magnitude;
+}
+
 /**
  * decimal.js copies its argument into a new Decimal before every comparison (`cmp`, and through
  * it `lt`, `gte`, `eq`, ...). Between two Decimals the copy changes nothing, and comparisons are

@@ -4,7 +4,7 @@
  * the market reaches them and where taking or adding one moves nothing else in the array.
  * Matching reduces `remaining` on the orders it returns and drops those it fills completely.
  */
-import { type Decimal, ZERO } from '../../shared/decimal.ts';
+import { type Decimal, toDouble, ZERO } from '../../shared/decimal.ts';
 import type { OrderSide } from '../exchange.ts';
 
 export interface RestingOrder {
@@ -28,7 +28,7 @@ export type Ranked = Pick<RestingOrder, 'id' | 'sequence' | 'side' | 'price' | '
  * A price as the nearest number. Rounding to the nearest keeps the order of prices (a lower price
  * never gets a higher number), so different numbers rank two prices as their decimals would.
  */
-export const priceRank = (price: Decimal): number => price.toNumber();
+export const priceRank = (price: Decimal): number => toDouble(price);
 
 export interface Match<T extends RestingOrder = RestingOrder> {
   order: T;
