@@ -43,7 +43,7 @@ export class Draft {
   private positionOwned: boolean;
   private stepsOwned: boolean;
 
-  /** `tick`: a tick step, which shares the funds, orders and market close until it owns them. */
+  /** `tick`: a tick step, which shares all but the stop loss with the state it was given until it owns them. */
   constructor(
     state: SmartTradeState,
     readonly ctx: StepContext,
