@@ -179,6 +179,8 @@ export class Draft {
 
   /** Cancellations go out first, so the funds they release are free for the orders placed after. */
   orderedCommands(): Command[] {
+    // Most steps (a trailing extreme moved) command nothing: no copies made for them.
+    if (!this.commands.some((command) => command.type === 'cancel_order')) return this.commands;
     return [
       ...this.commands.filter((command) => command.type === 'cancel_order'),
       ...this.commands.filter((command) => command.type !== 'cancel_order'),
