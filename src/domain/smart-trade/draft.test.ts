@@ -1,10 +1,10 @@
 /**
  * A tick step shares all but the trade's stop loss with the state it was given until it changes
- * them (its position or a take-profit step) or orders. Random trades (entries plain, conditional and trailing; limit, market and trailing
- * targets; stops plain, trailing, at breakeven and with a timeout) follow random price paths, and
- * every step is checked twice: the state it was given, frozen, is never written to (a write
- * throws), and stepping a copy that shares nothing gives the same state, commands, events and
- * records.
+ * them (its position or a take-profit step) or orders. Random trades (entries plain, conditional
+ * and trailing; limit, market and trailing targets; stops plain, trailing, at breakeven and with a
+ * timeout) follow random price paths, and every step is checked twice: the state it was given,
+ * frozen, is never written to (a write throws), and stepping a copy that shares nothing gives the
+ * same state, commands, events and records.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -59,18 +59,18 @@ function stopBase(state: SmartTradeState, f: Figures): StopBase {
  * The last level of each stop (its object), with what it was made from: a tick step works the
  * level out, and then the trade's watches do again for the same stop.
  */
-const lastLevels = new WeakMap<object, { base: StopBase; extreme: Decimal | undefined; atBreakeven: boolean; step: Decimal; level: Decimal | undefined }>();
+const lastLevels = new WeakMap<object, { base: StopBase; extreme: Decimal | undefined; atBreakeven: boolean; priceStep: Decimal; level: Decimal | undefined }>();
 
 export function stopLossLevel(state: SmartTradeState, f: Figures = figures(state)): Decimal | undefined {
   const stopLoss = state.stopLoss;
   if (!state.config.stopLoss || !stopLoss) return undefined;
   const base = stopBase(state, f);
   const { extreme, atBreakeven } = stopLoss;
-  const step = state.market.priceStep;
+  const { priceStep } = state.market;
   const last = lastLevels.get(stopLoss);
-  if (last?.base === base && last.extreme === extreme && last.atBreakeven === atBreakeven && last.step === step) return last.level;
+  if (last?.base === base && last.extreme === extreme && last.atBreakeven === atBreakeven && last.priceStep === priceStep) return last.level;
   const level = levelOf(state, base, extreme, atBreakeven);
-  lastLevels.set(stopLoss, { base, extreme, atBreakeven, step, level });
+  lastLevels.set(stopLoss, { base, extreme, atBreakeven, priceStep, level });
   return level;
 }
 

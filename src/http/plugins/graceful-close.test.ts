@@ -26,8 +26,10 @@ async function heldServer() {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}/held`;
-  // The first call leaves a keep-alive connection that the held call then reuses.
-  assert.equal((await fetch(url)).headers.get('connection'), 'keep-alive');
+  // The first call leaves a keep-alive connection, idle once its answer is read, that the held call reuses.
+  const first = await fetch(url);
+  assert.equal(first.headers.get('connection'), 'keep-alive');
+  await first.json();
   return { app, url, inHandler, closing, release };
 }
 
