@@ -41,7 +41,7 @@ import { dec } from './shared/decimal.ts';
 import { SqlTradedVolumes } from './store/traded-volumes.repository.ts';
 import type { Database } from './store/database.ts';
 import { openStorage } from './app-storage.ts';
-import { BacktestJobs } from './backtest/backtest-jobs.ts';
+import { BacktestJobs, type PrepareBacktest } from './backtest/backtest-jobs.ts';
 import { SqlBacktestsRepository } from './store/backtests.repository.ts';
 import { SignalActions } from './signals/signal-actions.ts';
 import { SignalsService } from './signals/signals.service.ts';
@@ -117,6 +117,8 @@ export interface CoreOptions {
   notificationRetryDelaysMs?: readonly number[];
   /** How often the notification worker looks at the outbox; every second by default. */
   notificationPollMs?: number;
+  /** How a backtest job starts its run; the runner by default. */
+  prepareBacktest?: PrepareBacktest;
 }
 
 export async function openCore(config: Config, options: CoreOptions = {}): Promise<Core> {
@@ -283,7 +285,12 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const dcaBots = new DcaBotsService(engine, dcaStore, accounts, markets);
     const deals = new DealsService(dcaStore, engine, dcaPrices, accounts);
     const botStats = new BotStatsService(dcaStore, engine, dcaPrices, accounts, options.now ?? (() => new Date()));
-    const backtests = new BacktestJobs({ store: new SqlBacktestsRepository(db), now: options.now ?? (() => new Date()), logger });
+    const backtests = new BacktestJobs({
+      store: new SqlBacktestsRepository(db),
+      now: options.now ?? (() => new Date()),
+      logger,
+      ...(options.prepareBacktest ? { prepare: options.prepareBacktest } : {}),
+    });
     const signals = new SignalsService(
       new SqlSignalsRepository(db),
       engine,

@@ -11,10 +11,15 @@ import type { BacktestRequest } from './backtest-request.ts';
 import type { BacktestStore, StoredBacktest } from './backtest-store.ts';
 import type { StartedBacktest } from './runner.ts';
 
+/** Checks a request and starts its automation, ready to walk the candles. */
+export type PrepareBacktest = (request: BacktestRequest, logger: EngineLogger) => Promise<StartedBacktest>;
+
 export interface BacktestJobsOptions {
   store: BacktestStore;
   now: () => Date;
   logger: EngineLogger;
+  /** The runner's by default. */
+  prepare?: PrepareBacktest;
 }
 
 /** Progress is stored when it moved by this many points. */
@@ -24,11 +29,15 @@ export class BacktestJobs {
   private readonly active = new Map<number, { abort: AbortController; done: Promise<void> }>();
   private closing = false;
 
-  constructor(private readonly options: BacktestJobsOptions) {}
+  private readonly prepare: PrepareBacktest;
+
+  constructor(private readonly options: BacktestJobsOptions) {
+    this.prepare = options.prepare ?? prepareBacktestRun;
+  }
 
   /** Checks the request, starts the automation, stores the job and runs it in the background. */
   async start(userId: number, request: BacktestRequest): Promise<StoredBacktest> {
-    const started = await prepare(request, this.options.logger);
+    const started = await this.prepare(request, this.options.logger);
     const job = await this.options.store.insert(userId, request, this.options.now()).catch(async (error: unknown) => {
       await started.close();
       throw error;
@@ -41,7 +50,7 @@ export class BacktestJobs {
   async resume(): Promise<void> {
     for (const job of await this.options.store.running()) {
       try {
-        this.run(job.id, await prepare(job.request, this.options.logger));
+        this.run(job.id, await this.prepare(job.request, this.options.logger));
       } catch (error) {
         await this.options.store.end(job.id, { status: 'failed', error: errorBody(error) }, this.options.now());
       }
@@ -131,7 +140,7 @@ export class BacktestJobs {
 }
 
 /** The runner is loaded with the first backtest: the server starts without it. */
-async function prepare(request: BacktestRequest, logger: EngineLogger): Promise<StartedBacktest> {
+export async function prepareBacktestRun(request: BacktestRequest, logger: EngineLogger): Promise<StartedBacktest> {
   const [{ prepareBacktest }, { shippedCandles }, { startBacktest }] = await Promise.all([
     import('./backtest-request.ts'),
     import('./candle-series.ts'),

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildApp, createLogger, openCore } from '../../src/app.ts';
+import { prepareBacktestRun, type PrepareBacktest } from '../../src/backtest/backtest-jobs.ts';
 import { prepareBacktest } from '../../src/backtest/backtest-request.ts';
 import { NO_EXCHANGES } from '../../src/backtest/backtest-venue.ts';
 import { shippedCandles } from '../../src/backtest/candle-series.ts';
@@ -20,8 +21,27 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const GRID = { lower_price: '3700', upper_price: '4100', grids_quantity: 12, quantity_per_grid: '0.01' };
 const REQUEST = { kind: 'grid', settings: GRID, pair: 'USDT_BTC', from: '2019-01-01', to: '2019-01-03' };
-/** Years of 4h candles: long enough to still run when the next request arrives. */
+/** Years of 4h candles, walked only once cancelled (`waitingForCancel`). */
 const LONG = { ...REQUEST, from: '2016-06-01', to: '2025-10-01', timeframe: '4h', allow_gaps: true };
+
+/**
+ * A backtest over LONG's years starts walking only once it is cancelled, so that a cancel always
+ * finds it running: walked at once, it ended in 50 to 120 ms, sometimes before the cancel came.
+ */
+const waitingForCancel: PrepareBacktest = async (request, logger) => {
+  const started = await prepareBacktestRun(request, logger);
+  if (request.from !== LONG.from) return started;
+  return {
+    close: () => started.close(),
+    run: async (options = {}) => {
+      await new Promise<void>((resolve) => {
+        if (options.signal?.aborted) resolve();
+        options.signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
+      return started.run(options);
+    },
+  };
+};
 
 async function directResult(request: typeof REQUEST) {
   const prepared = prepareBacktest(request);
@@ -32,7 +52,7 @@ describe('/ext/backtests', () => {
   let t: TestApp;
   let user: Credentials;
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, { prepareBacktest: waitingForCancel });
     user = await t.createKey({ user: 'tester', permissions: ['BOTS_READ', 'BOTS_WRITE'] });
   });
   after(() => t.close());

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp, createLogger, openCore, type Core } from '../../src/app.ts';
 import type { Permission } from '../../src/auth/permissions.ts';
+import type { PrepareBacktest } from '../../src/backtest/backtest-jobs.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { ExchangeError } from '../../src/exchanges/exchange.ts';
 import type { ExchangeConnector } from '../../src/exchanges/exchange-connector.ts';
@@ -58,6 +59,8 @@ export interface TestAppOptions {
   notificationRetryDelaysMs?: readonly number[];
   /** How often the notification worker looks at the outbox (every second by default). */
   notificationPollMs?: number;
+  /** How a backtest job starts its run (the runner by default). */
+  prepareBacktest?: PrepareBacktest;
 }
 
 /**
@@ -100,6 +103,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.notificationRetryDelaysMs === undefined ? {} : { notificationRetryDelaysMs: options.notificationRetryDelaysMs }),
     ...(options.notificationPollMs === undefined ? {} : { notificationPollMs: options.notificationPollMs }),
+    ...(options.prepareBacktest === undefined ? {} : { prepareBacktest: options.prepareBacktest }),
   });
   await core.startTrading();
   const app = await buildApp(core, options.now, options.streamHeartbeatMs === undefined ? {} : { streamHeartbeatMs: options.streamHeartbeatMs });
