@@ -41,7 +41,8 @@ export class TickWakes {
    */
   takeUsing(source: string, pair: string, uses: (live: LiveAutomation) => readonly string[]): Array<{ live: LiveAutomation; input: EngineInput }> {
     const concerned = this.take((entry) => entry.live.source === source && uses(entry.live).includes(pair));
-    return inputsOf([...concerned.filter((entry) => entry.orders), ...concerned.filter((entry) => !entry.orders)]);
+    // A stable sort: in the order they were woken within each group.
+    return inputsOf(concerned.sort((a, b) => Number(b.orders) - Number(a.orders)));
   }
 
   private take(which: (entry: Woken) => boolean): Woken[] {
@@ -61,4 +62,9 @@ interface Woken {
   orders: boolean;
 }
 
-const inputsOf = (entries: readonly Woken[]) => entries.flatMap(({ live, inputs }) => inputs.map((input) => ({ live, input })));
+/** Each entry's inputs in order; a loop, not a flatMap, which made an array for every entry. */
+function inputsOf(entries: readonly Woken[]): Array<{ live: LiveAutomation; input: EngineInput }> {
+  const steps: Array<{ live: LiveAutomation; input: EngineInput }> = [];
+  for (const { live, inputs } of entries) for (const input of inputs) steps.push({ live, input });
+  return steps;
+}
