@@ -55,34 +55,18 @@ function stopBase(state: SmartTradeState, f: Figures): StopBase {
   return base;
 }
 
-/**
- * The last level of each stop (its object), with what it was made from: a tick step works the
- * level out, and then the trade's watches do again for the same stop.
- */
-const lastLevels = new WeakMap<object, { base: StopBase; extreme: Decimal | undefined; atBreakeven: boolean; priceStep: Decimal; level: Decimal | undefined }>();
-
 export function stopLossLevel(state: SmartTradeState, f: Figures = figures(state)): Decimal | undefined {
   const stopLoss = state.stopLoss;
   if (!state.config.stopLoss || !stopLoss) return undefined;
-  const base = stopBase(state, f);
-  const { extreme, atBreakeven } = stopLoss;
-  const { priceStep } = state.market;
-  const last = lastLevels.get(stopLoss);
-  if (last?.base === base && last.extreme === extreme && last.atBreakeven === atBreakeven && last.priceStep === priceStep) return last.level;
-  const level = levelOf(state, base, extreme, atBreakeven);
-  lastLevels.set(stopLoss, { base, extreme, atBreakeven, priceStep, level });
-  return level;
-}
-
-function levelOf(state: SmartTradeState, base: StopBase, extreme: Decimal | undefined, atBreakeven: boolean): Decimal | undefined {
   const long = state.config.side === 'buy';
+  const base = stopBase(state, f);
   let level = base.level;
   if (level === undefined) return undefined;
-  if (base.trail !== undefined && extreme !== undefined) {
-    const trailed = extreme.times(base.trail);
+  if (base.trail !== undefined && stopLoss.extreme !== undefined) {
+    const trailed = stopLoss.extreme.times(base.trail);
     level = long ? max(level, trailed) : min(level, trailed);
   }
-  const enter = atBreakeven ? base.enter : undefined;
+  const enter = stopLoss.atBreakeven ? base.enter : undefined;
   if (enter !== undefined) level = long ? max(level, enter) : min(level, enter);
   return roundToStep(level, state.market.priceStep);
 }
