@@ -1187,4 +1187,3 @@ function timeOf(item: InboxItem): Date {
   if (item.type === 'order') return item.update.fill?.at ?? item.update.order.updatedAt;
   return item.input.at;
 }
-
